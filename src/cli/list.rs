@@ -1,0 +1,184 @@
+//! `clipscope list`: every clip, rig and controller, as a table or JSON.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clipscope::Workspace;
+use clipscope::rig::RigComponent;
+use clipscope::workspace::ObjectRef;
+use serde_json::{Value, json};
+
+use super::{Inputs, report_problems};
+
+#[derive(clap::Args)]
+pub struct ListArgs {
+    /// Unity files or folders (a game's *_Data folder, a folder of bundles).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+pub fn run(args: &ListArgs) -> ExitCode {
+    let ws = args.inputs.open(&args.paths);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&to_json(&ws)).unwrap_or_default()
+        );
+    } else {
+        print_table(&ws);
+    }
+    report_problems(&ws)
+}
+
+fn clip_name(ws: &Workspace, at: ObjectRef) -> String {
+    ws.clip(at)
+        .map_or_else(|| format!("#{}", at.path_id), |c| c.name.clone())
+}
+
+fn component_name(c: RigComponent) -> &'static str {
+    match c {
+        RigComponent::Animator => "Animator",
+        RigComponent::Animation => "Animation",
+    }
+}
+
+/// The list as one JSON object.
+pub fn to_json(ws: &Workspace) -> Value {
+    let clips: Vec<Value> = ws
+        .clips
+        .iter()
+        .map(|c| {
+            let file = ws.files[c.at.file].location();
+            match &c.data {
+                Ok(d) => json!({
+                    "name": d.name, "path_id": c.at.path_id, "file": file,
+                    "kind": if d.legacy { "legacy" } else { "mecanim" },
+                    "keyframed": d.keyframed,
+                    "streamed": d.counts.streamed, "dense": d.counts.dense, "constant": d.counts.constant,
+                    "curves": d.curves.len(), "bindings": d.bindings.len(),
+                    "start": d.start, "stop": d.stop, "sample_rate": d.sample_rate,
+                    "wrap": d.wrap_mode().name(), "wrap_code": d.wrap_mode_code,
+                    "loop_time": d.loop_time, "events": d.events.len(), "warnings": d.warnings,
+                }),
+                Err(e) => json!({ "name": c.name, "path_id": c.at.path_id, "file": file, "error": e.to_string() }),
+            }
+        })
+        .collect();
+    let rigs: Vec<Value> = ws
+        .rigs
+        .iter()
+        .map(|r| {
+            json!({
+                "name": r.name, "path_id": r.at.path_id, "file": ws.files[r.at.file].location(),
+                "component": component_name(r.component), "joints": r.skeleton.joints.len(),
+                "avatar_paths": r.tos.len(),
+                "clips": r.clips.iter().map(|&c| clip_name(ws, c)).collect::<Vec<_>>(),
+                "unresolved_clips": r.unresolved_clips,
+            })
+        })
+        .collect();
+    let controllers: Vec<Value> = ws
+        .controllers
+        .iter()
+        .map(|c| {
+            json!({
+                "name": c.name, "path_id": c.at.path_id, "file": ws.files[c.at.file].location(),
+                "clips": c.clips.iter().map(|&r| clip_name(ws, r)).collect::<Vec<_>>(),
+                "unresolved_clips": c.unresolved_clips,
+            })
+        })
+        .collect();
+    let files: Vec<Value> = ws
+        .files
+        .iter()
+        .map(|f| json!({
+            "file": f.location(), "container": f.kind.name(), "format": f.serialized.format,
+            "unity_version": f.serialized.effective_version.to_string(),
+            "version_assumed": f.serialized.version_assumed, "objects": f.serialized.objects.len(),
+        }))
+        .collect();
+    json!({
+        "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,
+        "warnings": ws.warnings,
+        "errors": ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+    })
+}
+
+fn print_table(ws: &Workspace) {
+    println!("Clips ({})", ws.clips.len());
+    println!(
+        "  {:<24} {:>20} {:<8} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:<8}  file",
+        "name", "path id", "kind", "str", "dense", "const", "bind", "start", "stop", "rate", "wrap"
+    );
+    for c in &ws.clips {
+        let file = ws.files[c.at.file].location();
+        match &c.data {
+            Ok(d) => {
+                let kind = if d.legacy { "legacy" } else { "mecanim" };
+                let counts = if d.keyframed {
+                    (
+                        "-".to_string(),
+                        "-".to_string(),
+                        format!("{}k", d.curves.len()),
+                    )
+                } else {
+                    (
+                        d.counts.streamed.to_string(),
+                        d.counts.dense.to_string(),
+                        d.counts.constant.to_string(),
+                    )
+                };
+                println!(
+                    "  {:<24} {:>20} {:<8} {:>5} {:>5} {:>5} {:>5} {:>8.3} {:>8.3} {:>6} {:<8}  {file}",
+                    d.name,
+                    c.at.path_id,
+                    kind,
+                    counts.0,
+                    counts.1,
+                    counts.2,
+                    d.bindings.len(),
+                    d.start,
+                    d.stop,
+                    d.sample_rate,
+                    d.wrap_mode().name()
+                );
+                for w in &d.warnings {
+                    println!("      warning: {w}");
+                }
+            }
+            Err(e) => println!("  {:<24} {:>20} error: {e}", c.name, c.at.path_id),
+        }
+    }
+    println!("Rigs ({})", ws.rigs.len());
+    for r in &ws.rigs {
+        let clips: Vec<String> = r.clips.iter().map(|&c| clip_name(ws, c)).collect();
+        println!(
+            "  {:<24} {:<9} {:>4} joints  clips: [{}]{}  {}",
+            r.name,
+            component_name(r.component),
+            r.skeleton.joints.len(),
+            clips.join(", "),
+            if r.unresolved_clips > 0 {
+                format!(" (+{} in files not loaded)", r.unresolved_clips)
+            } else {
+                String::new()
+            },
+            ws.files[r.at.file].location()
+        );
+    }
+    println!("Controllers ({})", ws.controllers.len());
+    for c in &ws.controllers {
+        let clips: Vec<String> = c.clips.iter().map(|&r| clip_name(ws, r)).collect();
+        println!(
+            "  {:<24} clips: [{}]  {}",
+            c.name,
+            clips.join(", "),
+            ws.files[c.at.file].location()
+        );
+    }
+}

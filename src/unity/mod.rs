@@ -1,0 +1,35 @@
+//! Unity's serialized classes as plain serde structs, in the field names of Unity's type trees.
+//!
+//! Only the fields clipscope uses are declared; the type tree reader skips the rest. Fields
+//! that differ between Unity versions are optional or lenient ([`Int`] accepts any integer
+//! width), so one struct reads every version from 3.5 to Unity 6.
+#![allow(non_snake_case)]
+
+pub mod clip;
+pub mod rig;
+mod values;
+
+pub use values::{Float, Int, PPtr, Quat, Vec3};
+
+/// Class ids used by clipscope.
+pub mod class {
+    pub const GAME_OBJECT: i32 = 1;
+    pub const TRANSFORM: i32 = 4;
+    pub const ANIMATION_CLIP: i32 = 74;
+    pub const AVATAR: i32 = 90;
+    pub const ANIMATOR_CONTROLLER: i32 = 91;
+    pub const ANIMATOR: i32 = 95;
+    pub const ANIMATION: i32 = 111;
+    pub const MONO_BEHAVIOUR: i32 = 114;
+    pub const SKINNED_MESH_RENDERER: i32 = 137;
+    pub const ANIMATOR_OVERRIDE_CONTROLLER: i32 = 221;
+    pub const RECT_TRANSFORM: i32 = 224;
+}
+
+/// A readable name for a class id.
+pub fn class_name(class_id: i32) -> String {
+    rabex::objects::ClassId(class_id)
+        .name()
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("class {class_id}"))
+}

@@ -1,0 +1,55 @@
+//! Shared helpers for tests that read the real Unity files in `../shared/data`.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use clipscope::workspace::ClipEntry;
+use clipscope::{ClipData, OpenOptions, Workspace};
+
+/// `../shared/data/<rel>`, or `None` (with a printed reason) when the folder is missing.
+pub fn data(rel: &str) -> Option<PathBuf> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
+    if !root.is_dir() {
+        eprintln!(
+            "SKIP: {} is missing; this test needs the shared Unity files",
+            root.display()
+        );
+        return None;
+    }
+    let path = root.join(rel);
+    assert!(
+        path.exists(),
+        "{} is missing from the shared data",
+        path.display()
+    );
+    Some(path)
+}
+
+/// Opens paths and asserts nothing failed to read.
+pub fn open(paths: &[PathBuf]) -> Workspace {
+    let ws = Workspace::open(paths, &OpenOptions::default());
+    assert!(ws.errors.is_empty(), "errors: {:?}", ws.errors);
+    ws
+}
+
+/// The one decoded clip named `name`.
+pub fn clip<'a>(ws: &'a Workspace, name: &str) -> &'a ClipData {
+    let found: Vec<&ClipEntry> = ws.clips.iter().filter(|c| c.name == name).collect();
+    assert_eq!(found.len(), 1, "expected one clip named {name}");
+    found[0].data.as_ref().expect("clip decodes")
+}
+
+/// The curve of `clip` bound to (path hash, attribute, class id, component).
+pub fn curve_of(
+    clip: &ClipData,
+    path: u32,
+    attribute: u32,
+    type_id: i32,
+    component: u8,
+) -> Option<usize> {
+    (0..clip.curves.len()).find(|&i| {
+        clip.binding_of(i)
+            .is_some_and(|b| b.path == path && b.attribute == attribute && b.type_id == type_id)
+            && clip.curves[i].component == component
+    })
+}
