@@ -1,6 +1,7 @@
 //! clipscope: open Unity's own files, decode their AnimationClips exactly, and evaluate them
 //! the way Unity does.
 
+pub mod authoring;
 pub mod binary;
 pub mod clip;
 pub mod container;

@@ -1,0 +1,197 @@
+//! Writing real Unity files: UnityFS AssetBundles holding AnimationClips and a small rig.
+//!
+//! Tests need edge-case clips that no real file contains, and the viewer's built-in demo must be
+//! a genuine Unity-format file. This module turns plain descriptions ([`Bundle`]) into the bytes
+//! of a UnityFS bundle with one serialized file, using rabex's writer and the type trees of its
+//! embedded TPK for the chosen [`UnityTarget`]. It depends on no other clipscope module.
+//!
+//! # Object layout
+//!
+//! Path ids are assigned deterministically, counting from 1:
+//! 1. the clips, in [`Bundle::clips`] order;
+//! 2. one GameObject per rig joint, in joint order;
+//! 3. one Transform per rig joint, in joint order;
+//! 4. the rig's component (Animator or Animation), on joint 0's GameObject.
+//!
+//! There is no AssetBundle (class 142) object: readers that list a file's objects find the
+//! clips directly, but Unity's own `AssetBundle.LoadFromFile` would not accept the bundle.
+//!
+//! Every field the description does not cover gets the value Unity writes for a plain generic
+//! clip or a freshly added component (see `clip.rs`, `muscle.rs` and `rig.rs`).
+
+mod classes;
+mod clip;
+mod legacy;
+mod muscle;
+mod rig;
+mod spec;
+#[cfg(test)]
+mod tests;
+
+use std::io::Cursor;
+use std::sync::OnceLock;
+
+use rabex::UnityVersion;
+use rabex::files::bundlefile::{BundleFileBuilder, CompressionType};
+use rabex::files::serializedfile::build_common_offset_map;
+use rabex::files::serializedfile::builder::{self, SerializedFileBuilder};
+use rabex::objects::pptr::PathId;
+use rabex::tpk::TpkTypeTreeBlob;
+use rabex::typetree::TypeTreeProvider;
+use rabex::typetree::typetree_cache::TypeTreeCache;
+
+pub use clip::streamed_words;
+pub use spec::{
+    Binding, Bundle, ClipSpec, Compression, Dense, Event, FloatCurve, Frame, Joint, KeySpec,
+    KeyValue, LegacyClip, MecanimClip, PathCurve, RigComponent, RigSpec, UnityTarget,
+};
+
+use rig::{ComponentObject, RigObjects};
+
+/// Why a bundle could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthoringError {
+    /// A Unity 6 streamed count does not fit its `u16` field.
+    #[error("clip {clip:?}: {field} = {value} does not fit Unity 6's u16 field")]
+    CountOverflow {
+        /// The clip's name.
+        clip: String,
+        /// `curveCount` or `discreteCurveCount`.
+        field: &'static str,
+        /// The requested count.
+        value: u32,
+    },
+    /// The rig is malformed (no root, parent after child, unknown clip index).
+    #[error("invalid rig: {0}")]
+    InvalidRig(String),
+    /// rabex could not serialize an object against its type tree, or write the file.
+    #[error("writing the serialized file: {0}")]
+    Serialize(#[from] builder::Error),
+    /// Writing the bundle failed.
+    #[error("writing the bundle: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Writes `bundle` as a UnityFS AssetBundle (format 7 for Unity 2020, 8 for Unity 6) holding one
+/// serialized file named `CAB-<32 hex digits>`, the digits derived from the file's content.
+pub fn write_bundle(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
+    let serialized = write_serialized(bundle)?;
+    let mut builder =
+        BundleFileBuilder::unityfs(bundle.target.bundle_format(), &version(bundle.target));
+    let data_compression = match bundle.compression {
+        Compression::None => {
+            builder.set_header_compression(CompressionType::None);
+            CompressionType::None
+        }
+        Compression::Lz4 => CompressionType::Lz4,
+        Compression::Lzma => CompressionType::Lzma,
+    };
+    builder.add_file(&cab_name(&serialized), Cursor::new(serialized))?;
+    let mut out = Cursor::new(Vec::new());
+    builder.write(&mut out, data_compression)?;
+    Ok(out.into_inner())
+}
+
+/// Writes `bundle` as a bare serialized file (what a bundle's `CAB-…` entry holds, or a
+/// `.assets` file); [`Bundle::compression`] does not apply.
+pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
+    let target = bundle.target;
+    let version = version(target);
+    let tpk = embedded_tpk();
+    let type_trees = TypeTreeCache::new(tpk);
+    let common_strings = build_common_offset_map(tpk, &version);
+    let mut file =
+        SerializedFileBuilder::new(&version, &type_trees, &common_strings, bundle.type_trees);
+
+    let ids = PathIds::new(bundle);
+    for (index, spec) in bundle.clips.iter().enumerate() {
+        file.add_object_at(ids.clip(index), &clip::build_clip(spec, target)?)?;
+    }
+    if let Some(rig) = &bundle.rig {
+        add_rig(&mut file, rig::build_rig(rig, target, &ids)?, &ids)?;
+    }
+    Ok(file.write_vec()?)
+}
+
+/// Adds the rig's objects at their path ids.
+fn add_rig<P: TypeTreeProvider>(
+    file: &mut SerializedFileBuilder<'_, P>,
+    rig: RigObjects,
+    ids: &PathIds,
+) -> Result<(), AuthoringError> {
+    for (index, game_object) in rig.game_objects.iter().enumerate() {
+        file.add_object_at(ids.game_object(index), game_object)?;
+    }
+    for (index, transform) in rig.transforms.iter().enumerate() {
+        file.add_object_at(ids.transform(index), transform)?;
+    }
+    match &rig.component {
+        ComponentObject::Animator(animator) => file.add_object_at(ids.component(), animator)?,
+        ComponentObject::Animation(animation) => file.add_object_at(ids.component(), animation)?,
+    }
+    Ok(())
+}
+
+/// The path-id plan described in the module docs.
+pub(crate) struct PathIds {
+    clips: usize,
+    joints: usize,
+}
+
+impl PathIds {
+    fn new(bundle: &Bundle) -> Self {
+        PathIds {
+            clips: bundle.clips.len(),
+            joints: bundle.rig.as_ref().map_or(0, |rig| rig.joints.len()),
+        }
+    }
+
+    pub(crate) fn clip_count(&self) -> usize {
+        self.clips
+    }
+
+    pub(crate) fn clip(&self, index: usize) -> PathId {
+        1 + index as PathId
+    }
+
+    pub(crate) fn game_object(&self, joint: usize) -> PathId {
+        1 + (self.clips + joint) as PathId
+    }
+
+    pub(crate) fn transform(&self, joint: usize) -> PathId {
+        1 + (self.clips + self.joints + joint) as PathId
+    }
+
+    pub(crate) fn component(&self) -> PathId {
+        1 + (self.clips + 2 * self.joints) as PathId
+    }
+}
+
+/// The engine version of `target`, parsed for rabex.
+fn version(target: UnityTarget) -> UnityVersion {
+    target
+        .version()
+        .parse()
+        .expect("the target versions are valid Unity version strings")
+}
+
+/// rabex's embedded type-tree package, decompressed once per process.
+fn embedded_tpk() -> &'static TpkTypeTreeBlob {
+    static TPK: OnceLock<TpkTypeTreeBlob> = OnceLock::new();
+    TPK.get_or_init(TpkTypeTreeBlob::embedded)
+}
+
+/// `CAB-` and 32 hex digits hashed from `data` (two FNV-1a 64 passes with different seeds), so
+/// the same description always gives the same bundle.
+fn cab_name(data: &[u8]) -> String {
+    let fnv = |seed: u64| {
+        data.iter().fold(seed, |hash, &byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    format!(
+        "CAB-{:016x}{:016x}",
+        fnv(0xcbf2_9ce4_8422_2325),
+        fnv(0x6c62_272e_07bb_0142)
+    )
+}
