@@ -199,3 +199,33 @@ fn morbman_rig_uses_its_avatar_and_controller_across_bundles() {
         "{names:?}"
     );
 }
+
+#[test]
+fn decoded_curves_take_at_most_twice_the_stored_key_data() {
+    use clipscope::unity::clip::AnimationClip;
+    let Some(path) = data("binary/wetboys_plateupemotesapi/moisture_animationreplacements") else {
+        return;
+    };
+    let ws = open(&[path]);
+    let file = &ws.files[0].serialized;
+    let mut checked = 0;
+    for entry in &ws.clips {
+        let info = file.object(entry.at.path_id).unwrap();
+        let raw: AnimationClip = file.read(info).unwrap();
+        let stored = raw.m_MuscleClip.as_ref().map_or(0, |m| {
+            let c = &m.m_Clip.data;
+            4 * (c.m_StreamedClip.data.len()
+                + c.m_DenseClip.m_SampleArray.len()
+                + c.m_ConstantClip.data.len())
+        });
+        let decoded = entry.data.as_ref().unwrap().curve_bytes();
+        assert!(stored > 0);
+        assert!(
+            decoded <= 2 * stored,
+            "{}: {decoded} bytes decoded from {stored} stored",
+            entry.name
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+}

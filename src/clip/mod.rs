@@ -152,10 +152,11 @@ impl GenericBinding {
 
     /// A short human description: kind plus the names known for it.
     pub fn describe(&self) -> String {
-        let target = self
-            .path_name
-            .clone()
-            .unwrap_or_else(|| format!("path {:#010x}", self.path));
+        let target = match (&self.path_name, self.path) {
+            (Some(p), _) if !p.is_empty() => p.clone(),
+            (_, 0) => "(root)".to_string(),
+            (_, hash) => format!("path {hash:#010x}"),
+        };
         let what = match self.kind() {
             BindingKind::Position => "position".to_string(),
             BindingKind::Rotation => "rotation".to_string(),
