@@ -28,6 +28,10 @@ pub struct AnimationClip {
     /// Editor files keep the clip settings here instead of in the muscle clip.
     pub m_AnimationClipSettings: Option<AnimationClipSettings>,
     pub m_Events: Vec<AnimationEvent>,
+    /// Editor files: per-component copies of every curve (`m_LocalPosition.x`, …).
+    pub m_EditorCurves: Vec<FloatCurve>,
+    /// Editor files: per-component Euler curves (`localEulerAnglesRaw.x`, …).
+    pub m_EulerEditorCurves: Vec<FloatCurve>,
 }
 
 /// A keyframe of `T`; the weight fields exist from Unity 2018.1.
