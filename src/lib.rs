@@ -1,22 +1,32 @@
-//! clipscope: open Unity's own files, decode their AnimationClips exactly, and evaluate them
-//! the way Unity does.
+//! clipscope: open Unity's own files, decode their AnimationClips exactly, and evaluate and
+//! play them the way Unity does.
+//!
+//! - [`container`], [`serialized`], [`unity`]: reading Unity's files into typed structs.
+//! - [`clip`], [`curve`]: decoded clips and Unity's evaluation rules.
+//! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references.
+//! - [`sample`]: whole-clip sampling (what `clipscope sample` prints).
+//! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
+//! - `plugin` (feature `bevy`): the Bevy plugin.
 
 pub mod authoring;
 pub mod binary;
 pub mod clip;
 pub mod container;
 pub mod curve;
+pub mod error;
 pub mod hash;
+pub mod playhead;
+#[cfg(feature = "bevy")]
+pub mod plugin;
+pub mod rig;
+pub mod sample;
 pub mod serialized;
+pub mod timeline;
 pub mod unity;
+pub mod workspace;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};
 pub use curve::{Curve, Key, WrapMode};
-pub use hash::path_hash;
-pub mod error;
-pub mod rig;
-pub mod workspace;
-
 pub use error::Error;
+pub use hash::path_hash;
 pub use workspace::{OpenOptions, Workspace};
-pub mod sample;

@@ -1,7 +1,7 @@
 //! Rigs: the Transform hierarchy under an Animator or Animation component, with each joint's
 //! path below that component's GameObject, its path hash and its rest pose.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::hash::path_hash;
 use crate::serialized::SerializedFile;
@@ -65,6 +65,32 @@ impl Skeleton {
                     joints.len() - 1
                 });
             }
+        }
+        Skeleton { joints }
+    }
+}
+
+impl Skeleton {
+    /// A flat stand-in when neither Transforms nor an Avatar are at hand: the root plus one
+    /// joint per path hash, named by `names` where known, else by the hash.
+    pub fn placeholder(
+        hashes: impl IntoIterator<Item = u32>,
+        names: &BTreeMap<u32, String>,
+    ) -> Skeleton {
+        let mut joints = vec![rest_joint("", String::new(), None)];
+        let mut seen: HashSet<u32> = HashSet::from([0]);
+        for hash in hashes {
+            if !seen.insert(hash) {
+                continue;
+            }
+            let path = names.get(&hash).cloned().unwrap_or_default();
+            let name = match path.rsplit('/').next() {
+                Some(n) if !n.is_empty() => n.to_string(),
+                _ => format!("#{hash:08x}"),
+            };
+            let mut joint = rest_joint(&name, path, Some(0));
+            joint.path_hash = hash;
+            joints.push(joint);
         }
         Skeleton { joints }
     }

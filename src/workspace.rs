@@ -111,14 +111,52 @@ impl Workspace {
     /// Opens files and folders (recursively). Never fails as a whole: what cannot be read is
     /// recorded in `errors`.
     pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
+        Self::open_with_progress(paths, options, |_, _, _| {})
+    }
+
+    /// [`Workspace::open`], calling `progress(done, total, next file)` before each file.
+    pub fn open_with_progress(
+        paths: &[PathBuf],
+        options: &OpenOptions,
+        mut progress: impl FnMut(usize, usize, &Path),
+    ) -> Workspace {
         let mut ws = Workspace::default();
+        let mut files = Vec::new();
         for path in paths {
             if path.is_dir() {
-                ws.open_dir(path, options);
-            } else if let Err(e) = ws.open_file(path, options) {
-                ws.errors.push(e);
+                let mut found = Vec::new();
+                collect_files(path, &mut found, 0);
+                found.sort();
+                files.extend(found.into_iter().map(|f| (f, Some(path.clone()))));
+            } else {
+                files.push((path.clone(), None));
             }
         }
+        let mut skipped: BTreeMap<PathBuf, usize> = BTreeMap::new();
+        for (i, (path, folder)) in files.iter().enumerate() {
+            progress(i, files.len(), path);
+            match (std::fs::read(path), folder) {
+                (Ok(bytes), Some(dir)) if container::detect(&bytes).is_none() => {
+                    *skipped.entry(dir.clone()).or_default() += 1;
+                }
+                (Ok(bytes), _) => {
+                    if let Err(e) = ws.add_bytes(path, bytes, options) {
+                        ws.errors.push(e);
+                    }
+                }
+                (Err(source), _) => ws.errors.push(Error::Io {
+                    path: path.clone(),
+                    source,
+                }),
+            }
+        }
+        for (dir, n) in skipped {
+            ws.warnings.push(format!(
+                "{}: skipped {n} files that are not Unity files",
+                dir.display()
+            ));
+        }
+        progress(files.len(), files.len(), Path::new(""));
         ws.index();
         ws
     }
@@ -131,38 +169,6 @@ impl Workspace {
         }
         ws.index();
         ws
-    }
-
-    fn open_dir(&mut self, dir: &Path, options: &OpenOptions) {
-        let mut files = Vec::new();
-        collect_files(dir, &mut files, 0);
-        files.sort();
-        let mut skipped = 0;
-        for path in files {
-            match std::fs::read(&path) {
-                Ok(bytes) if container::detect(&bytes).is_some() => {
-                    if let Err(e) = self.add_bytes(&path, bytes, options) {
-                        self.errors.push(e);
-                    }
-                }
-                Ok(_) => skipped += 1,
-                Err(source) => self.errors.push(Error::Io { path, source }),
-            }
-        }
-        if skipped > 0 {
-            self.warnings.push(format!(
-                "{}: skipped {skipped} files that are not Unity files",
-                dir.display()
-            ));
-        }
-    }
-
-    fn open_file(&mut self, path: &Path, options: &OpenOptions) -> Result<(), Error> {
-        let bytes = std::fs::read(path).map_err(|source| Error::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        self.add_bytes(path, bytes, options)
     }
 
     fn add_bytes(

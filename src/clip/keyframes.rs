@@ -228,7 +228,119 @@ pub(super) fn decode(clip: &raw::AnimationClip) -> KeyframeCurves {
     out.transform(&scale, attribute::SCALE, LegacyKind::Scale);
     out.floats(&clip.m_FloatCurves);
     out.pptrs(&clip.m_PPtrCurves);
+    out.editor_curves(&clip.m_EulerEditorCurves);
+    out.editor_curves(&clip.m_EditorCurves);
     out
+}
+
+/// The Transform attribute and component an editor curve's property names
+/// (`m_LocalPosition.x`, `localEulerAnglesRaw.z`, …).
+fn editor_transform_attribute(name: &str) -> Option<(u32, usize)> {
+    let (property, axis) = name.rsplit_once('.')?;
+    let attribute = match property {
+        "m_LocalPosition" => attribute::POSITION,
+        "m_LocalScale" => attribute::SCALE,
+        "m_LocalRotation" => attribute::ROTATION,
+        "localEulerAnglesRaw" | "localEulerAngles" | "localEulerAnglesBaked" => attribute::EULER,
+        _ => return None,
+    };
+    let component = "xyzw".find(axis)?;
+    (component
+        < if attribute == attribute::ROTATION {
+            4
+        } else {
+            3
+        })
+    .then_some((attribute, component))
+}
+
+impl KeyframeCurves {
+    /// Adds the editor's per-component curves for what the per-kind lists lack (text clips
+    /// authored with Euler angles keep their rotation only there).
+    fn editor_curves(&mut self, list: &[raw::FloatCurve]) {
+        let mut groups: Vec<(String, u32, Vec<Option<&raw::FloatCurve>>)> = Vec::new();
+        let mut floats = Vec::new();
+        for f in list {
+            match editor_transform_attribute(&f.attribute) {
+                Some((attr, component)) => {
+                    let index = match groups.iter().position(|g| g.0 == f.path && g.1 == attr) {
+                        Some(i) => i,
+                        None => {
+                            let n = if attr == attribute::ROTATION { 4 } else { 3 };
+                            groups.push((f.path.clone(), attr, vec![None; n]));
+                            groups.len() - 1
+                        }
+                    };
+                    groups[index].2[component] = Some(f);
+                }
+                None => floats.push(f),
+            }
+        }
+        for (path, attr, components) in groups {
+            let hash = path_hash(&path);
+            let rotation_known = attr == attribute::EULER || attr == attribute::ROTATION;
+            let present = self.bindings.iter().any(|b| {
+                b.is_transform()
+                    && b.path == hash
+                    && (b.attribute == attr
+                        || rotation_known
+                            && matches!(b.attribute, attribute::EULER | attribute::ROTATION))
+            });
+            if present {
+                continue;
+            }
+            let default = |c: usize| match attr {
+                attribute::SCALE => 1.0,
+                attribute::ROTATION if c == 3 => 1.0,
+                _ => 0.0,
+            };
+            let curves = components
+                .iter()
+                .enumerate()
+                .map(|(c, f)| {
+                    f.map_or_else(
+                        || Curve::constant(default(c)),
+                        |f| split(&f.curve, false).remove(0),
+                    )
+                })
+                .collect();
+            let custom = if attr == attribute::EULER {
+                DEFAULT_ROTATION_ORDER
+            } else {
+                0
+            };
+            let kind = match attr {
+                attribute::POSITION => LegacyKind::Position,
+                attribute::SCALE => LegacyKind::Scale,
+                attribute::ROTATION => LegacyKind::Rotation,
+                _ => LegacyKind::Euler,
+            };
+            self.add(transform_binding(&path, attr, custom), kind, curves);
+        }
+        let missing: Vec<raw::FloatCurve> = floats
+            .into_iter()
+            .filter(|f| {
+                let (p, a) = (path_hash(&f.path), attribute_hash(&f.attribute));
+                !self
+                    .bindings
+                    .iter()
+                    .any(|b| b.path == p && b.attribute == a && b.type_id == f.classID.i32())
+            })
+            .map(|f| raw::FloatCurve {
+                curve: raw::AnimationCurve {
+                    m_Curve: f.curve.m_Curve.clone(),
+                    m_PreInfinity: f.curve.m_PreInfinity,
+                    m_PostInfinity: f.curve.m_PostInfinity,
+                    m_RotationOrder: f.curve.m_RotationOrder,
+                },
+                attribute: f.attribute.clone(),
+                path: f.path.clone(),
+                classID: f.classID,
+                script: f.script,
+            })
+            .collect();
+        self.floats(&missing);
+    }
 }
 
 /// True when the clip stores any per-kind curve.

@@ -109,6 +109,13 @@ pub struct Curve {
     pub post_infinity: Infinity,
 }
 
+impl Default for Curve {
+    /// The constant 0.
+    fn default() -> Self {
+        Curve::constant(0.0)
+    }
+}
+
 impl Curve {
     /// A curve of keys with Unity's default (clamped) infinities.
     pub fn from_keys(keys: Vec<Key>) -> Curve {

@@ -1,0 +1,164 @@
+//! Unity files as Bevy assets: a loader for bundles, serialized files and web player
+//! containers that yields a [`UnityFile`] with each clip as a labeled `AnimationClip`
+//! sub-asset and each rig as a labeled [`UnityRig`] sub-asset.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use bevy::asset::io::Reader;
+use bevy::asset::{AssetLoader, LoadContext};
+use bevy::prelude::*;
+
+use super::clip::bevy_clip;
+use crate::clip::ClipData;
+use crate::rig::{RigComponent, Skeleton};
+use crate::workspace::{OpenOptions, Workspace};
+
+/// A clip of a loaded file.
+#[derive(Clone, Debug)]
+pub struct LoadedClip {
+    pub name: String,
+    /// The sub-asset label: the clip's name, or `name@path_id` where names repeat.
+    pub label: String,
+    pub path_id: i64,
+    pub data: Arc<ClipData>,
+    pub handle: Handle<AnimationClip>,
+}
+
+/// A rig of a loaded file (an Animator or Animation component's hierarchy).
+#[derive(Asset, TypePath, Clone, Debug)]
+pub struct UnityRig {
+    pub name: String,
+    pub component: RigComponent,
+    pub skeleton: Skeleton,
+    /// Path hash to path from the Avatar (`m_TOS`).
+    pub names: BTreeMap<u32, String>,
+    /// Labels of the clips the rig's controller or Animation component lists.
+    pub clips: Vec<String>,
+}
+
+/// Everything clipscope read from one Unity file.
+#[derive(Asset, TypePath, Clone, Debug, Default)]
+pub struct UnityFile {
+    pub clips: Vec<LoadedClip>,
+    pub rigs: Vec<(String, Handle<UnityRig>)>,
+    /// Clips that failed to decode, and other problems, as messages naming the object.
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+impl UnityFile {
+    pub fn clip(&self, label: &str) -> Option<&LoadedClip> {
+        self.clips
+            .iter()
+            .find(|c| c.label == label || c.name == label)
+    }
+}
+
+/// Loads Unity files. Extension-less files (`level0`, `globalgamemanagers`) load when asked
+/// for explicitly with `load_builder().with_loader::<UnityFileLoader>()` or by type.
+#[derive(Default, TypePath)]
+pub struct UnityFileLoader;
+
+/// Why a Unity file could not be loaded at all.
+#[derive(Debug, thiserror::Error)]
+pub enum UnityLoadError {
+    #[error("could not read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Unreadable(String),
+}
+
+impl AssetLoader for UnityFileLoader {
+    type Asset = UnityFile;
+    type Settings = ();
+    type Error = UnityLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _settings: &(),
+        cx: &mut LoadContext<'_>,
+    ) -> Result<UnityFile, UnityLoadError> {
+        let path = cx.path().to_string();
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .await
+            .map_err(|source| UnityLoadError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        let ws = Workspace::open_bytes(Path::new(&path), bytes, &OpenOptions::default());
+        if ws.files.is_empty() {
+            let reasons: Vec<String> = ws.errors.iter().map(|e| e.to_string()).collect();
+            return Err(UnityLoadError::Unreadable(reasons.join("; ")));
+        }
+        Ok(build_file(&ws, cx))
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["unity3d", "bundle", "ab", "assets", "anim"]
+    }
+}
+
+/// Turns a workspace into the asset, adding the labeled sub-assets.
+pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
+    let mut file = UnityFile {
+        warnings: ws.warnings.clone(),
+        errors: ws.errors.iter().map(|e| e.to_string()).collect(),
+        ..Default::default()
+    };
+    let mut labels: BTreeMap<crate::workspace::ObjectRef, String> = BTreeMap::new();
+    for entry in &ws.clips {
+        let data = match &entry.data {
+            Ok(d) => d,
+            Err(e) => {
+                file.errors.push(e.to_string());
+                continue;
+            }
+        };
+        let repeated = ws.clips.iter().filter(|c| c.name == entry.name).count() > 1;
+        let label = if repeated {
+            format!("{}@{}", entry.name, entry.at.path_id)
+        } else {
+            entry.name.clone()
+        };
+        let (clip, skipped) = bevy_clip(data);
+        if skipped > 0 {
+            file.warnings.push(format!(
+                "{label}: {skipped} tracks lack curves and were left out"
+            ));
+        }
+        let handle = cx.add_labeled_asset(label.clone(), clip);
+        labels.insert(entry.at, label.clone());
+        file.clips.push(LoadedClip {
+            name: entry.name.clone(),
+            label,
+            path_id: entry.at.path_id,
+            data: Arc::new(data.clone()),
+            handle,
+        });
+    }
+    for rig in &ws.rigs {
+        let label = format!("Rig/{}@{}", rig.name, rig.at.path_id);
+        let asset = UnityRig {
+            name: rig.name.clone(),
+            component: rig.component,
+            skeleton: rig.skeleton.clone(),
+            names: rig.tos.clone(),
+            clips: rig
+                .clips
+                .iter()
+                .filter_map(|r| labels.get(r).cloned())
+                .collect(),
+        };
+        let handle = cx.add_labeled_asset(label.clone(), asset);
+        file.rigs.push((label, handle));
+    }
+    file
+}

@@ -1,0 +1,108 @@
+//! Spawning a skeleton as Bevy entities and matching clips to it by path hash.
+
+use std::collections::BTreeMap;
+
+use bevy::animation::{AnimatedBy, AnimationPlayer};
+use bevy::prelude::*;
+
+use super::clip::target_id;
+use super::curves::{position_to_bevy, rotation_to_bevy};
+use super::properties::UnityProperties;
+use crate::clip::ClipData;
+use crate::rig::Skeleton;
+
+/// A joint of a spawned rig.
+#[derive(Component, Clone, Debug, Reflect)]
+pub struct RigJoint {
+    /// Path below the rig's root.
+    pub path: String,
+    /// CRC-32 of the path: what clips bind to.
+    pub path_hash: u32,
+    /// Index in the skeleton.
+    pub index: usize,
+}
+
+/// The root of a spawned rig: it holds the `AnimationPlayer` every joint is animated by.
+#[derive(Component, Clone, Debug, Default)]
+pub struct RigRoot {
+    /// Joint entities in skeleton order (joint 0 is this entity).
+    pub joints: Vec<Entity>,
+}
+
+/// A binding of a clip that no joint of the rig carries.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unmatched {
+    pub path_hash: u32,
+    /// The path where the Avatar's name table (or the clip) knows it.
+    pub name: Option<String>,
+}
+
+/// The rest pose of a joint in Bevy's space.
+pub fn rest_transform(joint: &crate::rig::Joint) -> Transform {
+    Transform {
+        translation: position_to_bevy(joint.position),
+        rotation: rotation_to_bevy(joint.rotation),
+        scale: Vec3::from_array(joint.scale),
+    }
+}
+
+/// Spawns one entity per joint (name, rest transform, animation target id from its path
+/// hash, parented as in the skeleton); the root also gets the `AnimationPlayer`. Returns the
+/// root entity.
+pub fn spawn_rig(commands: &mut Commands, skeleton: &Skeleton) -> Entity {
+    let root = commands.spawn_empty().id();
+    let mut joints = Vec::with_capacity(skeleton.joints.len());
+    for (index, joint) in skeleton.joints.iter().enumerate() {
+        let entity = if index == 0 {
+            root
+        } else {
+            commands.spawn_empty().id()
+        };
+        let name = if joint.name.is_empty() {
+            format!("#{:08x}", joint.path_hash)
+        } else {
+            joint.name.clone()
+        };
+        commands.entity(entity).insert((
+            Name::new(name),
+            rest_transform(joint),
+            target_id(joint.path_hash),
+            AnimatedBy(root),
+            UnityProperties::default(),
+            RigJoint {
+                path: joint.path.clone(),
+                path_hash: joint.path_hash,
+                index,
+            },
+        ));
+        if let Some(parent) = joint.parent.and_then(|p| joints.get(p).copied()) {
+            commands.entity(entity).insert(ChildOf(parent));
+        }
+        joints.push(entity);
+    }
+    commands
+        .entity(root)
+        .insert((AnimationPlayer::default(), RigRoot { joints }));
+    root
+}
+
+/// The bindings of `clip` whose path hash no joint of `skeleton` carries, each once, named
+/// from `names` (hash → path) or the clip's own path text.
+pub fn unmatched_bindings(
+    clip: &ClipData,
+    skeleton: &Skeleton,
+    names: &BTreeMap<u32, String>,
+) -> Vec<Unmatched> {
+    let mut out: Vec<Unmatched> = Vec::new();
+    for b in &clip.bindings {
+        if skeleton.joint_by_hash(b.path).is_some() || out.iter().any(|u| u.path_hash == b.path) {
+            continue;
+        }
+        let name = names.get(&b.path).cloned().or_else(|| b.path_name.clone());
+        out.push(Unmatched {
+            path_hash: b.path,
+            name,
+        });
+    }
+    out
+}
