@@ -13,6 +13,7 @@ pub mod binary;
 pub mod clip;
 pub mod container;
 pub mod curve;
+pub mod demo;
 pub mod error;
 pub mod hash;
 pub mod playhead;

@@ -1,0 +1,115 @@
+//! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
+//! loading a rig frame it.
+
+use bevy::core_pipeline::tonemapping::Tonemapping;
+use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
+use bevy::prelude::*;
+use bevy_egui::input::EguiWantsInput;
+
+use crate::plugin::rest_transform;
+use crate::rig::Skeleton;
+
+/// Where the camera looks from.
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct OrbitCamera {
+    pub focus: Vec3,
+    pub radius: f32,
+    /// Radians about +Y.
+    pub yaw: f32,
+    /// Radians above the horizon.
+    pub pitch: f32,
+    /// The framed focus and radius, restored by `f`.
+    pub framed: (Vec3, f32),
+}
+
+impl Default for OrbitCamera {
+    fn default() -> Self {
+        OrbitCamera { focus: Vec3::Y, radius: 4.0, yaw: 0.6, pitch: 0.3, framed: (Vec3::Y, 4.0) }
+    }
+}
+
+/// World positions of a skeleton's joints at rest, in Bevy's space.
+pub fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
+    let mut world: Vec<Transform> = Vec::with_capacity(skeleton.joints.len());
+    for joint in &skeleton.joints {
+        let local = rest_transform(joint);
+        let global = match joint.parent.and_then(|p| world.get(p)) {
+            Some(parent) => parent.mul_transform(local),
+            None => local,
+        };
+        world.push(global);
+    }
+    world.into_iter().map(|t| t.translation).collect()
+}
+
+impl OrbitCamera {
+    /// Frames a skeleton's rest pose.
+    pub fn frame(&mut self, skeleton: &Skeleton) {
+        let points = rest_positions(skeleton);
+        let (min, max) = points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        if points.is_empty() || !min.is_finite() || !max.is_finite() {
+            return;
+        }
+        let focus = (min + max) / 2.0;
+        let radius = ((max - min).length() * 1.4).clamp(0.5, 1e5);
+        self.focus = focus;
+        self.radius = radius;
+        self.framed = (focus, radius);
+    }
+
+    /// Back to the framed view.
+    pub fn reframe(&mut self) {
+        (self.focus, self.radius) = self.framed;
+    }
+
+    /// The camera transform for this orbit.
+    pub fn transform(&self) -> Transform {
+        let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0);
+        let position = self.focus + rotation * Vec3::new(0.0, 0.0, self.radius);
+        Transform::from_translation(position).looking_at(self.focus, Vec3::Y)
+    }
+}
+
+/// Spawns the 3D camera.
+pub fn spawn_camera(mut commands: Commands, orbit: Res<OrbitCamera>) {
+    commands.spawn((Camera3d::default(), Tonemapping::None, orbit.transform()));
+}
+
+/// Mouse orbit, pan and zoom, unless egui is using the pointer.
+pub fn orbit_controls(
+    mut orbit: ResMut<OrbitCamera>,
+    buttons: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    scroll: Res<AccumulatedMouseScroll>,
+    egui: Option<Res<EguiWantsInput>>,
+) {
+    if egui.is_some_and(|e| e.wants_pointer_input() || e.is_pointer_over_area()) {
+        return;
+    }
+    let delta = motion.delta;
+    if buttons.pressed(MouseButton::Left) {
+        orbit.yaw -= delta.x * 0.008;
+        orbit.pitch = (orbit.pitch + delta.y * 0.008).clamp(-1.5, 1.5);
+    } else if buttons.pressed(MouseButton::Right) || buttons.pressed(MouseButton::Middle) {
+        let t = orbit.transform();
+        let scale = orbit.radius * 0.0015;
+        orbit.focus += (t.left() * delta.x + t.up() * delta.y) * scale;
+    }
+    let lines = match scroll.unit {
+        MouseScrollUnit::Line => scroll.delta.y,
+        MouseScrollUnit::Pixel => scroll.delta.y / 40.0,
+    };
+    if lines != 0.0 {
+        orbit.radius = (orbit.radius * 0.9f32.powf(lines)).clamp(0.05, 1e5);
+    }
+}
+
+/// Moves the camera to the orbit.
+pub fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
+    if !orbit.is_changed() {
+        return;
+    }
+    for mut t in &mut cameras {
+        *t = orbit.transform();
+    }
+}

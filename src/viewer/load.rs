@@ -1,0 +1,98 @@
+//! Loading files on a background thread with progress, the built-in demo, and files dropped
+//! onto the window.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+
+use bevy::prelude::*;
+use bevy::window::FileDragAndDrop;
+
+use super::ViewerOptions;
+use super::scene::{Library, Selection};
+use crate::demo::{DEMO, DEMO_FILE_NAME};
+use crate::workspace::{OpenOptions, Workspace};
+
+/// A load in progress.
+#[derive(Resource)]
+pub struct Loading {
+    pub rx: std::sync::Mutex<Receiver<LoadMessage>>,
+    pub done: usize,
+    pub total: usize,
+    pub current: String,
+}
+
+/// What the loading thread reports.
+pub enum LoadMessage {
+    Progress { done: usize, total: usize, file: String },
+    Done { main: Workspace, rig: Option<Workspace> },
+}
+
+/// Starts loading the files the viewer was opened with (or the demo).
+pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
+    commands.insert_resource(spawn_load(options.paths.clone(), options.rig.clone(), options.unity_version.clone()));
+}
+
+/// Opens `paths` (and the rig source) on a thread.
+pub fn spawn_load(paths: Vec<PathBuf>, rig: Option<PathBuf>, unity_version: Option<String>) -> Loading {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let options = OpenOptions { unity_version };
+        let main = if paths.is_empty() {
+            Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options)
+        } else {
+            Workspace::open_with_progress(&paths, &options, |done, total, file| {
+                let _ = tx.send(LoadMessage::Progress { done, total, file: file.display().to_string() });
+            })
+        };
+        let rig = rig.map(|r| Workspace::open(&[r], &options));
+        let _ = tx.send(LoadMessage::Done { main, rig });
+    });
+    Loading { rx: std::sync::Mutex::new(rx), done: 0, total: 0, current: String::new() }
+}
+
+/// Takes the loading thread's messages; when it is done, installs the library and selects a
+/// clip.
+pub fn poll_loading(
+    mut commands: Commands,
+    loading: Option<ResMut<Loading>>,
+    options: Res<ViewerOptions>,
+    mut selection: ResMut<Selection>,
+) {
+    let Some(mut loading) = loading else { return };
+    let mut finished = None;
+    if let Ok(rx) = loading.rx.lock() {
+        while let Ok(message) = rx.try_recv() {
+            match message {
+                LoadMessage::Progress { done, total, file } => {
+                    (loading.done, loading.total, loading.current) = (done, total, file);
+                }
+                LoadMessage::Done { main, rig } => finished = Some((main, rig)),
+            }
+        }
+    }
+    let Some((main, rig)) = finished else { return };
+    for e in &main.errors {
+        error!("{e}");
+    }
+    let library = Library { main: Arc::new(main), rig: rig.map(Arc::new) };
+    selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
+    selection.joint = None;
+    selection.dirty = true;
+    commands.insert_resource(library);
+    commands.remove_resource::<Loading>();
+}
+
+/// Opens files dropped onto the window.
+pub fn dropped_files(mut commands: Commands, mut drops: MessageReader<FileDragAndDrop>, options: Res<ViewerOptions>) {
+    let paths: Vec<PathBuf> = drops
+        .read()
+        .filter_map(|d| match d {
+            FileDragAndDrop::DroppedFile { path_buf, .. } => Some(path_buf.clone()),
+            _ => None,
+        })
+        .collect();
+    if !paths.is_empty() {
+        commands.insert_resource(spawn_load(paths, options.rig.clone(), options.unity_version.clone()));
+    }
+}

@@ -1,0 +1,85 @@
+//! The viewer: preview a clip on its rig, scrub the timeline, see wrap and step behaviour.
+//!
+//! A Bevy app with clipscope's plugin, gizmos for the skeleton, an orbit camera and egui
+//! panels (files and clips, the joint tree, unmatched bindings, the timeline, the curve view
+//! and the check report). `clipscope` with no arguments opens it on the built-in demo.
+
+mod camera;
+mod capture;
+mod draw;
+mod input;
+mod load;
+mod scene;
+mod ui;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::window::WindowResolution;
+use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
+
+use crate::plugin::ClipscopePlugin;
+
+/// What to open and how.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ViewerOptions {
+    /// Files and folders; empty opens the built-in demo.
+    pub paths: Vec<PathBuf>,
+    /// Clip to select first.
+    pub clip: Option<String>,
+    /// A file or folder whose rig the clips play on.
+    pub rig: Option<PathBuf>,
+    /// Clip time to show (paused).
+    pub at: Option<f32>,
+    /// Render one frame to this PNG and exit.
+    pub screenshot: Option<PathBuf>,
+    pub unity_version: Option<String>,
+}
+
+/// Runs the viewer until its window closes.
+pub fn run(options: ViewerOptions) -> AppExit {
+    let title = match options.paths.first() {
+        Some(p) => format!("clipscope — {}", p.display()),
+        None => "clipscope — demo".to_string(),
+    };
+    let mut app = App::new();
+    app.add_plugins(DefaultPlugins.set(WindowPlugin {
+        primary_window: Some(Window {
+            title,
+            resolution: WindowResolution::new(1280, 800),
+            ..default()
+        }),
+        ..default()
+    }))
+    .add_plugins((EguiPlugin::default(), ClipscopePlugin))
+    .insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)))
+    .insert_resource(options.clone())
+    .init_resource::<scene::Selection>()
+    .init_resource::<scene::SceneState>()
+    .init_resource::<camera::OrbitCamera>()
+    .add_systems(Startup, (camera::spawn_camera, load::start_loading))
+    .add_systems(
+        Update,
+        (
+            load::poll_loading,
+            load::dropped_files,
+            scene::rebuild_scene,
+            input::shortcuts,
+            camera::orbit_controls,
+            camera::apply_orbit,
+        )
+            .chain(),
+    )
+    .add_systems(PostUpdate, draw::draw_skeleton.after(bevy::transform::TransformSystems::Propagate))
+    .add_systems(
+        PostUpdate,
+        scene::hold_root
+            .after(bevy::animation::AnimationSystems)
+            .before(bevy::transform::TransformSystems::Propagate),
+    )
+    .add_systems(EguiPrimaryContextPass, ui::panels);
+    if options.screenshot.is_some() {
+        app.add_systems(Update, capture::capture_when_ready);
+    }
+    app.run()
+}
