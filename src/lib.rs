@@ -6,10 +6,11 @@
 //! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references.
 //! - [`sample`]: whole-clip sampling (what `clipscope sample` prints).
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
-//! - `plugin` (feature `bevy`): the Bevy plugin.
+//! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
 pub mod authoring;
 pub mod binary;
+pub mod check;
 pub mod clip;
 pub mod container;
 pub mod curve;
@@ -24,6 +25,8 @@ pub mod sample;
 pub mod serialized;
 pub mod timeline;
 pub mod unity;
+#[cfg(feature = "viewer")]
+pub mod viewer;
 pub mod workspace;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};

@@ -69,7 +69,7 @@ pub fn frame_at(t: f32, start: f32, rate: f32) -> i64 {
 /// Frame tick times from start to stop at `rate`, thinned to at most `max` ticks (every
 /// n-th frame).
 pub fn frame_ticks(start: f32, stop: f32, rate: f32, max: usize) -> Vec<f32> {
-    if !(rate > 0.0) || !(stop >= start) || max == 0 {
+    if rate.is_nan() || rate <= 0.0 || stop.is_nan() || stop < start || max == 0 {
         return Vec::new();
     }
     let frames = ((stop - start) * rate).floor().min(1e6) as usize;

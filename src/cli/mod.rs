@@ -1,8 +1,11 @@
 //! Command-line parsing and dispatch. Exit codes: 0 done, 1 a file could not be read,
 //! 2 usage.
 
+mod check;
 mod list;
 mod sample;
+#[cfg(feature = "viewer")]
+mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,13 +14,13 @@ use clap::{Parser, Subcommand};
 use clipscope::{OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
-/// containers, editor .anim files), decode their AnimationClips exactly and evaluate them the
-/// way Unity plays them.
+/// containers, editor .anim files), decode their AnimationClips exactly and play them the way
+/// Unity does. With no command, the viewer opens on a built-in demo rig and clips.
 #[derive(Parser)]
 #[command(name = "clipscope", version, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -26,6 +29,11 @@ enum Command {
     List(list::ListArgs),
     /// Evaluate one clip's curves at given times (raw Unity values).
     Sample(sample::SampleArgs),
+    /// Check clips for loop seams, steps, non-finite values and binding problems.
+    Check(check::CheckArgs),
+    /// Open files or folders in the viewer (drop more onto its window).
+    #[cfg(feature = "viewer")]
+    View(view::ViewArgs),
 }
 
 /// Options shared by every command that opens files.
@@ -65,7 +73,24 @@ fn report_problems(ws: &Workspace) -> ExitCode {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::List(args) => list::run(&args),
-        Command::Sample(args) => sample::run(&args),
+        Some(Command::List(args)) => list::run(&args),
+        Some(Command::Sample(args)) => sample::run(&args),
+        Some(Command::Check(args)) => check::run(&args),
+        #[cfg(feature = "viewer")]
+        Some(Command::View(args)) => view::run(&args),
+        None => no_command(),
     }
+}
+
+/// Without a command: the viewer on the built-in demo (or the help, when built without it).
+#[cfg(feature = "viewer")]
+fn no_command() -> ExitCode {
+    view::run_demo()
+}
+
+#[cfg(not(feature = "viewer"))]
+fn no_command() -> ExitCode {
+    use clap::CommandFactory;
+    let _ = Cli::command().print_help();
+    ExitCode::SUCCESS
 }

@@ -24,7 +24,13 @@ pub struct OrbitCamera {
 
 impl Default for OrbitCamera {
     fn default() -> Self {
-        OrbitCamera { focus: Vec3::Y, radius: 4.0, yaw: 0.6, pitch: 0.3, framed: (Vec3::Y, 4.0) }
+        OrbitCamera {
+            focus: Vec3::Y,
+            radius: 4.0,
+            yaw: 0.6,
+            pitch: 0.3,
+            framed: (Vec3::Y, 4.0),
+        }
     }
 }
 
@@ -46,7 +52,10 @@ impl OrbitCamera {
     /// Frames a skeleton's rest pose.
     pub fn frame(&mut self, skeleton: &Skeleton) {
         let points = rest_positions(skeleton);
-        let (min, max) = points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+        let (min, max) = points.iter().fold(
+            (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
+            |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+        );
         if points.is_empty() || !min.is_finite() || !max.is_finite() {
             return;
         }

@@ -22,7 +22,9 @@ pub fn capture_when_ready(
     joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
     windows: Query<&Window>,
 ) {
-    let Some(path) = options.screenshot.clone() else { return };
+    let Some(path) = options.screenshot.clone() else {
+        return;
+    };
     if *requested || scene.root.is_none() || scene.frames < WARMUP_FRAMES {
         return;
     }
@@ -45,7 +47,9 @@ pub fn capture_when_ready(
     commands
         .spawn(Screenshot::primary_window())
         .observe(save_to_disk(path))
-        .observe(|_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-            exit.write(AppExit::Success);
-        });
+        .observe(
+            |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                exit.write(AppExit::Success);
+            },
+        );
 }

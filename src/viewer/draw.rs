@@ -17,7 +17,13 @@ pub fn draw_skeleton(
     mut gizmos: Gizmos,
     selection: Res<Selection>,
     orbit: Res<OrbitCamera>,
-    joints: Query<(&GlobalTransform, &RigJoint, &Name, Option<&ChildOf>, Option<&UnityProperties>)>,
+    joints: Query<(
+        &GlobalTransform,
+        &RigJoint,
+        &Name,
+        Option<&ChildOf>,
+        Option<&UnityProperties>,
+    )>,
     parents: Query<&GlobalTransform, With<RigJoint>>,
 ) {
     let scale = (orbit.framed.1 * 0.012).max(0.002);
@@ -34,7 +40,11 @@ pub fn draw_skeleton(
         let p = global.translation();
         let selected = selection.joint == Some(joint.index);
         let color = if selected { SELECTED } else { JOINT };
-        gizmos.sphere(Isometry3d::from_translation(p), if selected { scale * 1.6 } else { scale }, color);
+        gizmos.sphere(
+            Isometry3d::from_translation(p),
+            if selected { scale * 1.6 } else { scale },
+            color,
+        );
         if let Some(parent) = child_of.and_then(|c| parents.get(c.parent()).ok()) {
             gizmos.line(parent.translation(), p, BONE);
         }

@@ -36,7 +36,9 @@ pub fn shortcuts(
     if keys.just_pressed(KeyCode::KeyF) {
         orbit.reframe();
     }
-    let Some(mut playback) = playback_of(&scene, &mut playbacks) else { return };
+    let Some(mut playback) = playback_of(&scene, &mut playbacks) else {
+        return;
+    };
     for key in keys.get_just_pressed() {
         if let Some(command) = command_for(*key) {
             apply(&mut playback.playhead, command);

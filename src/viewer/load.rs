@@ -24,17 +24,32 @@ pub struct Loading {
 
 /// What the loading thread reports.
 pub enum LoadMessage {
-    Progress { done: usize, total: usize, file: String },
-    Done { main: Workspace, rig: Option<Workspace> },
+    Progress {
+        done: usize,
+        total: usize,
+        file: String,
+    },
+    Done {
+        main: Workspace,
+        rig: Option<Workspace>,
+    },
 }
 
 /// Starts loading the files the viewer was opened with (or the demo).
 pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
-    commands.insert_resource(spawn_load(options.paths.clone(), options.rig.clone(), options.unity_version.clone()));
+    commands.insert_resource(spawn_load(
+        options.paths.clone(),
+        options.rig.clone(),
+        options.unity_version.clone(),
+    ));
 }
 
 /// Opens `paths` (and the rig source) on a thread.
-pub fn spawn_load(paths: Vec<PathBuf>, rig: Option<PathBuf>, unity_version: Option<String>) -> Loading {
+pub fn spawn_load(
+    paths: Vec<PathBuf>,
+    rig: Option<PathBuf>,
+    unity_version: Option<String>,
+) -> Loading {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let options = OpenOptions { unity_version };
@@ -42,13 +57,22 @@ pub fn spawn_load(paths: Vec<PathBuf>, rig: Option<PathBuf>, unity_version: Opti
             Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options)
         } else {
             Workspace::open_with_progress(&paths, &options, |done, total, file| {
-                let _ = tx.send(LoadMessage::Progress { done, total, file: file.display().to_string() });
+                let _ = tx.send(LoadMessage::Progress {
+                    done,
+                    total,
+                    file: file.display().to_string(),
+                });
             })
         };
         let rig = rig.map(|r| Workspace::open(&[r], &options));
         let _ = tx.send(LoadMessage::Done { main, rig });
     });
-    Loading { rx: std::sync::Mutex::new(rx), done: 0, total: 0, current: String::new() }
+    Loading {
+        rx: std::sync::Mutex::new(rx),
+        done: 0,
+        total: 0,
+        current: String::new(),
+    }
 }
 
 /// Takes the loading thread's messages; when it is done, installs the library and selects a
@@ -75,7 +99,10 @@ pub fn poll_loading(
     for e in &main.errors {
         error!("{e}");
     }
-    let library = Library { main: Arc::new(main), rig: rig.map(Arc::new) };
+    let library = Library {
+        main: Arc::new(main),
+        rig: rig.map(Arc::new),
+    };
     selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
     selection.joint = None;
     selection.dirty = true;
@@ -84,7 +111,11 @@ pub fn poll_loading(
 }
 
 /// Opens files dropped onto the window.
-pub fn dropped_files(mut commands: Commands, mut drops: MessageReader<FileDragAndDrop>, options: Res<ViewerOptions>) {
+pub fn dropped_files(
+    mut commands: Commands,
+    mut drops: MessageReader<FileDragAndDrop>,
+    options: Res<ViewerOptions>,
+) {
     let paths: Vec<PathBuf> = drops
         .read()
         .filter_map(|d| match d {
@@ -93,6 +124,10 @@ pub fn dropped_files(mut commands: Commands, mut drops: MessageReader<FileDragAn
         })
         .collect();
     if !paths.is_empty() {
-        commands.insert_resource(spawn_load(paths, options.rig.clone(), options.unity_version.clone()));
+        commands.insert_resource(spawn_load(
+            paths,
+            options.rig.clone(),
+            options.unity_version.clone(),
+        ));
     }
 }

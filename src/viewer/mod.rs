@@ -70,7 +70,10 @@ pub fn run(options: ViewerOptions) -> AppExit {
         )
             .chain(),
     )
-    .add_systems(PostUpdate, draw::draw_skeleton.after(bevy::transform::TransformSystems::Propagate))
+    .add_systems(
+        PostUpdate,
+        draw::draw_skeleton.after(bevy::transform::TransformSystems::Propagate),
+    )
     .add_systems(
         PostUpdate,
         scene::hold_root

@@ -10,7 +10,10 @@ use bevy::prelude::*;
 use super::ViewerOptions;
 use super::camera::OrbitCamera;
 use crate::clip::{BindingKind, ClipData};
-use crate::plugin::{LoadedClip, RigRoot, UnityPlayback, Unmatched, bevy_clip, play_clip, rest_transform, spawn_rig, unmatched_bindings};
+use crate::plugin::{
+    LoadedClip, RigRoot, UnityPlayback, Unmatched, bevy_clip, play_clip, rest_transform, spawn_rig,
+    unmatched_bindings,
+};
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, RigEntry, Workspace};
 
@@ -38,7 +41,15 @@ pub struct Selection {
 
 impl Default for Selection {
     fn default() -> Self {
-        Selection { clip: None, joint: None, tracks: Vec::new(), filter: String::new(), labels: false, root_motion: true, dirty: false }
+        Selection {
+            clip: None,
+            joint: None,
+            tracks: Vec::new(),
+            filter: String::new(),
+            labels: false,
+            root_motion: true,
+            dirty: false,
+        }
     }
 }
 
@@ -70,31 +81,62 @@ pub fn initial_clip(ws: &Workspace, name: Option<&str>) -> Option<ObjectRef> {
 
 /// The rig a clip plays on: one that lists it, else the one matching most of its path
 /// hashes, else one built from an Avatar's paths or a placeholder per bound path.
-pub fn choose_rig(library: &Library, at: ObjectRef, clip: &ClipData) -> (String, Skeleton, BTreeMap<u32, String>) {
-    let matches = |r: &RigEntry| clip.bindings.iter().filter(|b| r.skeleton.joint_by_hash(b.path).is_some()).count();
-    let pick = |ws: &Workspace, listed: bool| -> Option<(String, Skeleton, BTreeMap<u32, String>)> {
-        let rig = ws
-            .rigs
+pub fn choose_rig(
+    library: &Library,
+    at: ObjectRef,
+    clip: &ClipData,
+) -> (String, Skeleton, BTreeMap<u32, String>) {
+    let matches = |r: &RigEntry| {
+        clip.bindings
             .iter()
-            .find(|r| listed && r.clips.contains(&at))
-            .or_else(|| ws.rigs.iter().filter(|r| matches(r) > 0).max_by_key(|r| matches(r)))?;
-        Some((rig.name.clone(), rig.skeleton.clone(), rig.tos.clone()))
+            .filter(|b| r.skeleton.joint_by_hash(b.path).is_some())
+            .count()
     };
+    let pick =
+        |ws: &Workspace, listed: bool| -> Option<(String, Skeleton, BTreeMap<u32, String>)> {
+            let rig = ws
+                .rigs
+                .iter()
+                .find(|r| listed && r.clips.contains(&at))
+                .or_else(|| {
+                    ws.rigs
+                        .iter()
+                        .filter(|r| matches(r) > 0)
+                        .max_by_key(|r| matches(r))
+                })?;
+            Some((rig.name.clone(), rig.skeleton.clone(), rig.tos.clone()))
+        };
     let found = match &library.rig {
         Some(rig_ws) => pick(rig_ws, false),
         None => pick(&library.main, true),
     };
     if let Some((name, skeleton, tos)) = found {
-        let mut names: BTreeMap<u32, String> = skeleton.joints.iter().map(|j| (j.path_hash, j.path.clone())).collect();
+        let mut names: BTreeMap<u32, String> = skeleton
+            .joints
+            .iter()
+            .map(|j| (j.path_hash, j.path.clone()))
+            .collect();
         names.extend(tos);
         return (name, skeleton, names);
     }
-    let tos: BTreeMap<u32, String> = library.main.rigs.iter().flat_map(|r| r.tos.clone()).collect();
+    let tos: BTreeMap<u32, String> = library
+        .main
+        .rigs
+        .iter()
+        .flat_map(|r| r.tos.clone())
+        .collect();
     if clip.bindings.iter().any(|b| tos.contains_key(&b.path)) {
-        return ("from the Avatar's paths".into(), Skeleton::from_paths(tos.values().map(String::as_str)), tos);
+        return (
+            "from the Avatar's paths".into(),
+            Skeleton::from_paths(tos.values().map(String::as_str)),
+            tos,
+        );
     }
-    let own: BTreeMap<u32, String> =
-        clip.bindings.iter().filter_map(|b| b.path_name.clone().map(|p| (b.path, p))).collect();
+    let own: BTreeMap<u32, String> = clip
+        .bindings
+        .iter()
+        .filter_map(|b| b.path_name.clone().map(|p| (b.path, p)))
+        .collect();
     let skeleton = if own.is_empty() {
         Skeleton::placeholder(clip.bindings.iter().map(|b| b.path), &tos)
     } else {
@@ -125,7 +167,9 @@ pub fn rebuild_scene(
         commands.entity(root).despawn();
     }
     let Some(at) = selection.clip else { return };
-    let Some(data) = library.main.clip(at).and_then(|c| c.data.as_ref().ok()) else { return };
+    let Some(data) = library.main.clip(at).and_then(|c| c.data.as_ref().ok()) else {
+        return;
+    };
     let (rig_name, skeleton, names) = choose_rig(&library, at, data);
     let root = spawn_rig(&mut commands, &skeleton);
     let (bevy, _) = bevy_clip(data);
@@ -143,11 +187,18 @@ pub fn rebuild_scene(
         commands.entity(root).insert(playback);
     }
     orbit.frame(&skeleton);
-    selection.tracks = data.tracks.first().map(|t| t.curves.clone()).unwrap_or_default();
+    selection.tracks = data
+        .tracks
+        .first()
+        .map(|t| t.curves.clone())
+        .unwrap_or_default();
     *scene = SceneState {
         root: Some(root),
         unmatched: unmatched_bindings(data, &skeleton, &names),
-        humanoid: data.bindings.iter().any(|b| b.kind() == BindingKind::Muscle),
+        humanoid: data
+            .bindings
+            .iter()
+            .any(|b| b.kind() == BindingKind::Muscle),
         clip: Some(loaded.data),
         skeleton: Some(skeleton),
         rig_name,
@@ -157,11 +208,18 @@ pub fn rebuild_scene(
 }
 
 /// With root motion off, the rig's root keeps its rest position and rotation.
-pub fn hold_root(selection: Res<Selection>, scene: Res<SceneState>, mut transforms: Query<&mut Transform>, roots: Query<&RigRoot>) {
+pub fn hold_root(
+    selection: Res<Selection>,
+    scene: Res<SceneState>,
+    mut transforms: Query<&mut Transform>,
+    roots: Query<&RigRoot>,
+) {
     if selection.root_motion {
         return;
     }
-    let (Some(root), Some(skeleton)) = (scene.root, &scene.skeleton) else { return };
+    let (Some(root), Some(skeleton)) = (scene.root, &scene.skeleton) else {
+        return;
+    };
     if roots.get(root).is_err() {
         return;
     }
@@ -173,6 +231,9 @@ pub fn hold_root(selection: Res<Selection>, scene: Res<SceneState>, mut transfor
 }
 
 /// The playback of the shown rig.
-pub fn playback_of<'a>(scene: &SceneState, query: &'a mut Query<&mut UnityPlayback>) -> Option<Mut<'a, UnityPlayback>> {
+pub fn playback_of<'a>(
+    scene: &SceneState,
+    query: &'a mut Query<&mut UnityPlayback>,
+) -> Option<Mut<'a, UnityPlayback>> {
     query.get_mut(scene.root?).ok()
 }

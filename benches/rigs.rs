@@ -1,0 +1,159 @@
+//! Playback at scale (`cargo bench --bench rigs`): 1,000 rigs of 50 animated joints advance
+//! headless, with clipscope's curves and, for comparison, Bevy's own glTF cubic curves on the
+//! same keys. Prints frames per second for both and the per-joint cost ratio.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bevy::animation::animated_field;
+use bevy::animation::animation_curves::{AnimatableCurve, AnimatedField};
+use bevy::animation::gltf_curves::{CubicKeyframeCurve, CubicRotationCurve};
+use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
+use bevy::animation::{AnimatedBy, AnimationPlayer, AnimationPlugin, AnimationTargetId};
+use bevy::asset::uuid::Uuid;
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy::transform::TransformPlugin;
+use clipscope::curve::{Curve as UnityCurve, Key};
+use clipscope::plugin::curves::{QuatTrack, Vec3Track};
+
+const RIGS: usize = 1000;
+const JOINTS: usize = 50;
+const KEYS: usize = 31;
+
+fn keys(seed: usize) -> Vec<Key> {
+    (0..KEYS)
+        .map(|k| {
+            let t = k as f32 / 30.0;
+            let v = (t * 3.0 + seed as f32).sin() * 0.3;
+            let s = (t * 3.0 + seed as f32).cos() * 0.9;
+            Key::new(t, v, s, s)
+        })
+        .collect()
+}
+
+fn target(j: usize) -> AnimationTargetId {
+    AnimationTargetId(Uuid::from_u64_pair(7, j as u64))
+}
+
+/// One clip animating every joint's translation and rotation, with either curve kind.
+fn clip(unity: bool) -> AnimationClip {
+    let mut clip = AnimationClip::default();
+    for j in 0..JOINTS {
+        let c: Vec<Vec<Key>> = (0..4).map(|i| keys(j * 4 + i)).collect();
+        if unity {
+            let xyz = Arc::new([0, 1, 2].map(|i| UnityCurve::from_keys(c[i].clone())));
+            let xyzw = Arc::new([0, 1, 2, 3].map(|i| UnityCurve::from_keys(c[i].clone())));
+            clip.add_curve_to_target(
+                target(j),
+                AnimatableCurve::new(
+                    animated_field!(Transform::translation),
+                    Vec3Track {
+                        xyz,
+                        signs: [1.0, 1.0, -1.0],
+                    },
+                ),
+            );
+            clip.add_curve_to_target(
+                target(j),
+                AnimatableCurve::new(animated_field!(Transform::rotation), QuatTrack { xyzw }),
+            );
+        } else {
+            let times: Vec<f32> = c[0].iter().map(|k| k.time).collect();
+            let vec3: Vec<Vec3> = (0..KEYS)
+                .flat_map(|k| {
+                    let at = |f: fn(&Key) -> f32| Vec3::new(f(&c[0][k]), f(&c[1][k]), -f(&c[2][k]));
+                    [at(|k| k.in_slope), at(|k| k.value), at(|k| k.out_slope)]
+                })
+                .collect();
+            let vec4: Vec<Vec4> = (0..KEYS)
+                .flat_map(|k| {
+                    let at = |f: fn(&Key) -> f32| {
+                        Vec4::new(f(&c[0][k]), f(&c[1][k]), f(&c[2][k]), f(&c[3][k]))
+                    };
+                    [at(|k| k.in_slope), at(|k| k.value), at(|k| k.out_slope)]
+                })
+                .collect();
+            let translation = CubicKeyframeCurve::new(times.clone(), vec3).expect("valid keys");
+            let rotation = CubicRotationCurve::new(times, vec4).expect("valid keys");
+            clip.add_curve_to_target(
+                target(j),
+                AnimatableCurve::new(animated_field!(Transform::translation), translation),
+            );
+            clip.add_curve_to_target(
+                target(j),
+                AnimatableCurve::new(animated_field!(Transform::rotation), rotation),
+            );
+        }
+    }
+    clip.set_duration(1.0);
+    clip
+}
+
+/// Frames per second of `frames` updates of 1,000 rigs playing the clip.
+fn run(unity: bool, frames: usize) -> f64 {
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        AssetPlugin::default(),
+        AnimationPlugin,
+        TransformPlugin,
+    ))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
+        1.0 / 60.0,
+    )));
+    let handle = app
+        .world_mut()
+        .resource_mut::<Assets<AnimationClip>>()
+        .add(clip(unity));
+    let (graph, node) = AnimationGraph::from_clip(handle);
+    let graph = app
+        .world_mut()
+        .resource_mut::<Assets<AnimationGraph>>()
+        .add(graph);
+    for _ in 0..RIGS {
+        let mut player = AnimationPlayer::default();
+        player.play(node).repeat();
+        let root = app
+            .world_mut()
+            .spawn((
+                Transform::default(),
+                player,
+                AnimationGraphHandle(graph.clone()),
+            ))
+            .id();
+        for j in 0..JOINTS {
+            app.world_mut().spawn((
+                Transform::default(),
+                target(j),
+                AnimatedBy(root),
+                ChildOf(root),
+            ));
+        }
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    let start = Instant::now();
+    for _ in 0..frames {
+        app.update();
+    }
+    frames as f64 / start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        println!("rigs: bench");
+        return;
+    }
+    let frames = 120;
+    let ours = run(true, frames);
+    let bevys = run(false, frames);
+    println!("{RIGS} rigs x {JOINTS} joints (translation + rotation each), {frames} frames:");
+    println!("  clipscope curves : {ours:8.1} frames/s");
+    println!("  Bevy glTF curves : {bevys:8.1} frames/s");
+    println!(
+        "  per-frame cost ratio clipscope / Bevy: {:.2}",
+        bevys / ours
+    );
+}

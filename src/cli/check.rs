@@ -1,0 +1,184 @@
+//! `clipscope check`: the clip check report (loop seams, steps, non-finite values, keys past
+//! the curve count, unmatched and duplicate bindings), as text or JSON.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clipscope::Workspace;
+use clipscope::check::{ClipReport, NonFinite, Seam, check_workspace};
+
+use super::{Inputs, report_problems};
+
+/// Exit code of `--strict` when a report lists a problem.
+const EXIT_PROBLEMS: u8 = 3;
+
+/// Most step times printed per curve in the text report (JSON has them all).
+const STEP_TIMES_SHOWN: usize = 8;
+
+#[derive(clap::Args)]
+pub struct CheckArgs {
+    /// Unity files or folders (a game's *_Data folder, a folder of bundles).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Check only the clips with this name.
+    #[arg(long, value_name = "NAME")]
+    clip: Option<String>,
+    /// Print a JSON array of clip reports instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Exit with 3 when any report lists a problem (seam jumps, non-finite values, keys past
+    /// the curve count, unmatched or duplicate bindings, a clip that does not decode).
+    #[arg(long)]
+    strict: bool,
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+/// Checks the clips and prints the report. Exit codes: 0 done, 1 a file could not be read,
+/// 2 `--clip` names no clip, 3 (with `--strict`) a report lists a problem.
+pub fn run(args: &CheckArgs) -> ExitCode {
+    let ws = args.inputs.open(&args.paths);
+    let reports = check_workspace(&ws, args.clip.as_deref());
+    if let (Some(name), true) = (&args.clip, reports.is_empty()) {
+        return no_such_clip(&ws, name);
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).unwrap_or_default()
+        );
+    } else {
+        for r in &reports {
+            print_report(r);
+        }
+    }
+    let read = report_problems(&ws);
+    if !ws.errors.is_empty() {
+        read
+    } else if args.strict && reports.iter().any(|r| r.problems > 0) {
+        ExitCode::from(EXIT_PROBLEMS)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `--clip` matched nothing: a usage error (2) listing the clips there, or 1 when a file
+/// could not be read (the clip may be in it).
+fn no_such_clip(ws: &Workspace, name: &str) -> ExitCode {
+    let read = report_problems(ws);
+    eprintln!("error: no clip named {name:?}");
+    let names: Vec<&str> = ws.clips.iter().map(|c| c.name.as_str()).collect();
+    if !names.is_empty() {
+        eprintln!("clips there: {}", names.join(", "));
+    }
+    if ws.errors.is_empty() {
+        ExitCode::from(2)
+    } else {
+        read
+    }
+}
+
+fn print_report(r: &ClipReport) {
+    println!("{} (path id {}, {})", r.clip, r.path_id, r.file);
+    if let Some(e) = &r.error {
+        println!("  error: {e}");
+        println!("  1 problem");
+        return;
+    }
+    println!(
+        "  {} {}, {:.3} s at {} Hz; rig: {} ({})",
+        if r.legacy { "legacy" } else { "mecanim" },
+        r.wrap,
+        r.length,
+        r.sample_rate,
+        r.rig.as_deref().unwrap_or("none"),
+        r.rig_note
+    );
+    print_seams(r);
+    for s in &r.steps {
+        println!(
+            "  step: curve {} {} [{}] at {}",
+            s.curve,
+            s.binding,
+            s.component,
+            list_times(&s.times)
+        );
+    }
+    for n in &r.non_finite {
+        println!("  non-finite: {}", describe_non_finite(n));
+    }
+    if r.keys_past_curve_count > 0 {
+        println!(
+            "  keys past the curve count: {} (left out)",
+            r.keys_past_curve_count
+        );
+    }
+    for u in &r.unmatched_bindings {
+        println!(
+            "  unmatched path {:#010x}{}: {} bindings",
+            u.path,
+            u.name
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default(),
+            u.bindings
+        );
+    }
+    for d in &r.duplicate_bindings {
+        println!(
+            "  duplicate binding: {} ({} times: bindings {:?})",
+            d.binding, d.count, d.indices
+        );
+    }
+    match r.problems {
+        0 => println!("  no problems"),
+        1 => println!("  1 problem"),
+        n => println!("  {n} problems"),
+    }
+}
+
+fn print_seams(r: &ClipReport) {
+    for s in &r.seams {
+        let at = match s.seam {
+            Seam::Loop => "loop seam",
+            Seam::PingPongStop => "ping-pong turn at stop",
+            Seam::PingPongStart => "ping-pong turn at start",
+        };
+        println!(
+            "  {at}: curve {} {} [{}]: value jump {}, slope jump {}/s",
+            s.curve, s.binding, s.component, s.value_jump, s.slope_jump
+        );
+    }
+}
+
+fn describe_non_finite(n: &NonFinite) -> String {
+    format!(
+        "curve {} {} [{}]: {:?} {} at index {}{}",
+        n.curve,
+        n.binding,
+        n.component,
+        n.what,
+        n.value,
+        n.first_index,
+        if n.count > 1 {
+            format!(" ({} in all)", n.count)
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The first few times, then how many more.
+fn list_times(times: &[f32]) -> String {
+    let shown: Vec<String> = times
+        .iter()
+        .take(STEP_TIMES_SHOWN)
+        .map(|t| format!("{t}"))
+        .collect();
+    let more = times.len().saturating_sub(STEP_TIMES_SHOWN);
+    if more > 0 {
+        format!("{} (+{more} more)", shown.join(", "))
+    } else {
+        shown.join(", ")
+    }
+}

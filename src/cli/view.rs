@@ -1,0 +1,52 @@
+//! `clipscope view`: the viewer window.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use bevy::app::AppExit;
+use clipscope::viewer::{self, ViewerOptions};
+
+use super::Inputs;
+
+#[derive(clap::Args)]
+pub struct ViewArgs {
+    /// Unity files or folders to open (none: the built-in demo).
+    paths: Vec<PathBuf>,
+    /// Clip to show first.
+    #[arg(long)]
+    clip: Option<String>,
+    /// A file or folder whose rig the clips play on (matched by path hash).
+    #[arg(long)]
+    rig: Option<PathBuf>,
+    /// Show this clip time, paused.
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
+    at: Option<f32>,
+    /// Render one frame to this PNG and exit (joint screen positions go to PNG.joints.json).
+    #[arg(long, value_name = "PNG")]
+    screenshot: Option<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+pub fn run_demo() -> ExitCode {
+    exit_code(viewer::run(ViewerOptions::default()))
+}
+
+pub fn run(args: &ViewArgs) -> ExitCode {
+    let options = ViewerOptions {
+        paths: args.paths.clone(),
+        clip: args.clip.clone(),
+        rig: args.rig.clone(),
+        at: args.at,
+        screenshot: args.screenshot.clone(),
+        unity_version: args.inputs.unity_version.clone(),
+    };
+    exit_code(viewer::run(options))
+}
+
+fn exit_code(exit: AppExit) -> ExitCode {
+    match exit {
+        AppExit::Success => ExitCode::SUCCESS,
+        AppExit::Error(code) => ExitCode::from(code.get()),
+    }
+}

@@ -1,0 +1,219 @@
+//! Side panels: the files and their clips (filtered by name), and the rig: joint tree, the
+//! selected joint's animated properties, unmatched bindings, clip facts.
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use crate::clip::ClipData;
+use crate::plugin::UnityPlayback;
+use crate::rig::Skeleton;
+use crate::viewer::scene::{Library, SceneState, Selection};
+
+/// The clip list, grouped by file.
+pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
+    ui.heading("Clips");
+    ui.horizontal(|ui| {
+        ui.label("filter");
+        ui.text_edit_singleline(&mut selection.filter);
+    });
+    let filter = selection.filter.to_lowercase();
+    let ws = &library.main;
+    egui::ScrollArea::vertical()
+        .id_salt("clips")
+        .show(ui, |ui| {
+            for (f, file) in ws.files.iter().enumerate() {
+                let clips: Vec<_> = ws
+                    .clips
+                    .iter()
+                    .filter(|c| c.at.file == f && c.name.to_lowercase().contains(&filter))
+                    .collect();
+                if clips.is_empty() {
+                    continue;
+                }
+                egui::CollapsingHeader::new(file.location())
+                    .id_salt(f)
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        for entry in clips {
+                            let selected = selection.clip == Some(entry.at);
+                            match &entry.data {
+                                Ok(clip) => {
+                                    let text = format!(
+                                        "{}  ({}, {:.2} s)",
+                                        clip.name,
+                                        clip.wrap_mode(),
+                                        clip.length()
+                                    );
+                                    if ui.selectable_label(selected, text).clicked() && !selected {
+                                        selection.clip = Some(entry.at);
+                                        selection.joint = None;
+                                        selection.dirty = true;
+                                    }
+                                }
+                                Err(e) => {
+                                    ui.colored_label(
+                                        egui::Color32::LIGHT_RED,
+                                        format!("{} (error)", entry.name),
+                                    )
+                                    .on_hover_text(e.to_string());
+                                }
+                            }
+                        }
+                    });
+            }
+        });
+}
+
+/// The rig panel.
+pub fn rig_panel(
+    ui: &mut egui::Ui,
+    scene: &SceneState,
+    selection: &mut Selection,
+    playbacks: &Query<&mut UnityPlayback>,
+) {
+    let (Some(skeleton), Some(clip)) = (&scene.skeleton, &scene.clip) else {
+        ui.label("no clip selected");
+        return;
+    };
+    ui.heading(format!("Rig: {}", scene.rig_name));
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut selection.labels, "names");
+        ui.checkbox(&mut selection.root_motion, "root motion");
+    });
+    let t = scene
+        .root
+        .and_then(|r| playbacks.get(r).ok())
+        .map_or(clip.start, |p| p.playhead.clip_time());
+    egui::ScrollArea::vertical()
+        .id_salt("rig")
+        .max_height(ui.available_height() * 0.45)
+        .show(ui, |ui| {
+            joint_tree(ui, skeleton, 0, selection);
+        });
+    ui.separator();
+    if let Some(index) = selection.joint.filter(|&i| i < skeleton.joints.len()) {
+        joint_properties(ui, skeleton, index, clip, t, selection);
+    }
+    ui.separator();
+    unmatched(ui, scene);
+    ui.separator();
+    clip_facts(ui, clip);
+}
+
+fn joint_tree(ui: &mut egui::Ui, skeleton: &Skeleton, index: usize, selection: &mut Selection) {
+    let joint = &skeleton.joints[index];
+    let children: Vec<usize> = (0..skeleton.joints.len())
+        .filter(|&c| skeleton.joints[c].parent == Some(index))
+        .collect();
+    let name = if joint.name.is_empty() {
+        "(root)".to_string()
+    } else {
+        joint.name.clone()
+    };
+    let selected = selection.joint == Some(index);
+    if children.is_empty() {
+        if ui.selectable_label(selected, name).clicked() {
+            selection.joint = Some(index);
+        }
+        return;
+    }
+    let id = ui.make_persistent_id(("joint", index));
+    egui::collapsing_header::CollapsingState::load_with_default_open(ui.ctx(), id, true)
+        .show_header(ui, |ui| {
+            if ui.selectable_label(selected, name).clicked() {
+                selection.joint = Some(index);
+            }
+        })
+        .body(|ui| {
+            for c in children {
+                joint_tree(ui, skeleton, c, selection);
+            }
+        });
+}
+
+/// The selected joint's animated tracks with their current values; clicking one plots it.
+fn joint_properties(
+    ui: &mut egui::Ui,
+    skeleton: &Skeleton,
+    index: usize,
+    clip: &ClipData,
+    t: f32,
+    selection: &mut Selection,
+) {
+    let joint = &skeleton.joints[index];
+    ui.label(format!(
+        "{}  (path {:?}, hash {:#010x})",
+        joint.name, joint.path, joint.path_hash
+    ));
+    let tracks: Vec<_> = clip
+        .tracks
+        .iter()
+        .filter(|tr| clip.bindings[tr.binding].path == joint.path_hash)
+        .collect();
+    if tracks.is_empty() {
+        ui.label("not animated by this clip");
+    }
+    for track in tracks {
+        let binding = &clip.bindings[track.binding];
+        let values: Vec<String> = track
+            .curves
+            .iter()
+            .map(|&i| format!("{:.4}", clip.curves[i].curve.sample(t)))
+            .collect();
+        let plotted = selection.tracks == track.curves;
+        let text = format!("{}  [{}]", binding.describe(), values.join(", "));
+        if ui
+            .selectable_label(plotted, text)
+            .on_hover_text("plot this track")
+            .clicked()
+        {
+            selection.tracks = track.curves.clone();
+        }
+    }
+}
+
+fn unmatched(ui: &mut egui::Ui, scene: &SceneState) {
+    if scene.unmatched.is_empty() {
+        ui.label("every binding matches a joint");
+        return;
+    }
+    egui::CollapsingHeader::new(format!("{} unmatched bindings", scene.unmatched.len())).show(
+        ui,
+        |ui| {
+            for u in &scene.unmatched {
+                ui.label(format!(
+                    "{:#010x}  {}",
+                    u.path_hash,
+                    u.name.as_deref().unwrap_or("(unknown path)")
+                ));
+            }
+        },
+    );
+}
+
+fn clip_facts(ui: &mut egui::Ui, clip: &ClipData) {
+    ui.label(format!(
+        "{}: {} clip, {:.3} s ({:.3}–{:.3}) at {} fps, wrap {}",
+        clip.name,
+        if clip.legacy { "legacy" } else { "Mecanim" },
+        clip.length(),
+        clip.start,
+        clip.stop,
+        clip.sample_rate,
+        clip.wrap_mode()
+    ));
+    if !clip.keyframed {
+        ui.label(format!(
+            "curves: {} streamed, {} dense, {} constant",
+            clip.counts.streamed, clip.counts.dense, clip.counts.constant
+        ));
+    }
+    ui.label(format!(
+        "{} bindings, {} events",
+        clip.bindings.len(),
+        clip.events.len()
+    ));
+    for w in &clip.warnings {
+        ui.colored_label(egui::Color32::YELLOW, w);
+    }
+}

@@ -1,0 +1,147 @@
+//! The timeline: transport buttons, the scrubber, time and frame, speed, wrap mode, and a
+//! strip with frame ticks, the selected track's keys and the playhead (click or drag to
+//! scrub).
+
+use bevy_egui::egui;
+
+use crate::clip::ClipData;
+use crate::curve::WrapMode;
+use crate::playhead::Playhead;
+use crate::timeline::{TimelineCommand, apply, frame_at, frame_ticks, key_marks};
+use crate::viewer::scene::Selection;
+
+const MODES: [WrapMode; 4] = [
+    WrapMode::Once,
+    WrapMode::Loop,
+    WrapMode::PingPong,
+    WrapMode::ClampForever,
+];
+
+/// Buttons, scrubber, time, speed and wrap mode.
+pub fn transport(
+    ui: &mut egui::Ui,
+    playhead: &mut Playhead,
+    selection: &mut Selection,
+    clip: &ClipData,
+) {
+    ui.horizontal(|ui| {
+        let mut command = None;
+        if ui.button("⏮").on_hover_text("start (Home)").clicked() {
+            command = Some(TimelineCommand::Home);
+        }
+        if ui.button("◀").on_hover_text("frame back (Left)").clicked() {
+            command = Some(TimelineCommand::StepFrames(-1));
+        }
+        let label = if playhead.paused || playhead.stopped {
+            "▶ play"
+        } else {
+            "⏸ pause"
+        };
+        if ui.button(label).on_hover_text("Space").clicked() {
+            command = Some(TimelineCommand::TogglePlay);
+        }
+        if ui
+            .button("▶")
+            .on_hover_text("frame forward (Right)")
+            .clicked()
+        {
+            command = Some(TimelineCommand::StepFrames(1));
+        }
+        if ui.button("⏭").on_hover_text("end (End)").clicked() {
+            command = Some(TimelineCommand::End);
+        }
+        if let Some(c) = command {
+            apply(playhead, c);
+        }
+        let t = playhead.clip_time();
+        let frames = frame_at(clip.stop, clip.start, clip.sample_rate);
+        ui.monospace(format!(
+            "{t:7.3} s  frame {:>4}/{frames}",
+            frame_at(t, clip.start, clip.sample_rate)
+        ));
+        ui.label("speed");
+        ui.add(
+            egui::DragValue::new(&mut playhead.speed)
+                .speed(0.05)
+                .range(-16.0..=16.0),
+        )
+        .on_hover_text("[ and ] halve and double it; negative plays backwards");
+        let own = clip.wrap_mode();
+        egui::ComboBox::from_label("wrap")
+            .selected_text(playhead.wrap.to_string())
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut playhead.wrap, own, format!("clip's own ({own})"));
+                for mode in MODES {
+                    ui.selectable_value(&mut playhead.wrap, mode, mode.to_string());
+                }
+            });
+        let _ = selection;
+    });
+    let mut t = playhead.clip_time();
+    let range = clip.start..=clip.stop.max(clip.start + 1e-3);
+    let slider = ui.add(
+        egui::Slider::new(&mut t, range)
+            .show_value(false)
+            .trailing_fill(true),
+    );
+    if slider.changed() {
+        playhead.seek(t);
+        playhead.paused = true;
+    }
+}
+
+/// Frame ticks, key marks of the plotted track and the playhead; click or drag scrubs.
+pub fn ticks_and_keys(
+    ui: &mut egui::Ui,
+    playhead: &mut Playhead,
+    selection: &Selection,
+    clip: &ClipData,
+) {
+    let (rect, response) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), 22.0),
+        egui::Sense::click_and_drag(),
+    );
+    let length = (clip.stop - clip.start).max(1e-3);
+    let x_of = |t: f32| rect.left() + (t - clip.start) / length * rect.width();
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, egui::Color32::from_gray(30));
+    let ticks = frame_ticks(
+        clip.start,
+        clip.stop,
+        clip.sample_rate,
+        (rect.width() / 4.0) as usize,
+    );
+    for t in ticks {
+        let x = x_of(t);
+        painter.line_segment(
+            [egui::pos2(x, rect.top()), egui::pos2(x, rect.top() + 5.0)],
+            (1.0, egui::Color32::GRAY),
+        );
+    }
+    for t in key_marks(clip, &selection.tracks) {
+        let c = egui::pos2(x_of(t), rect.center().y + 3.0);
+        painter.add(egui::Shape::convex_polygon(
+            vec![
+                c + egui::vec2(0.0, -5.0),
+                c + egui::vec2(5.0, 0.0),
+                c + egui::vec2(0.0, 5.0),
+                c + egui::vec2(-5.0, 0.0),
+            ],
+            egui::Color32::from_rgb(255, 200, 40),
+            egui::Stroke::NONE,
+        ));
+    }
+    let x = x_of(playhead.clip_time());
+    painter.line_segment(
+        [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+        (2.0, egui::Color32::from_rgb(255, 70, 90)),
+    );
+    if let Some(pos) = response
+        .interact_pointer_pos()
+        .filter(|_| response.clicked() || response.dragged())
+    {
+        let t = clip.start + (pos.x - rect.left()) / rect.width() * length;
+        playhead.seek(t.clamp(clip.start, clip.stop));
+        playhead.paused = true;
+    }
+}

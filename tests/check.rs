@@ -1,0 +1,294 @@
+//! `clipscope check`: the report on real files (loop and ping-pong seams, rigs, unmatched
+//! blend-shape bindings) and on clips written with `clipscope::authoring` (duplicate
+//! bindings, steps, keys past the curve count), with its exit codes.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use clipscope::authoring::{
+    Binding, Bundle, ClipSpec, Frame, MecanimClip, UnityTarget, write_bundle,
+};
+use clipscope::check::check_workspace;
+use clipscope::clip::BindingKind;
+use common::data;
+use serde_json::Value;
+
+fn clipscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `check ARGS --json` and parses the array of reports.
+fn check_json(args: &[&str]) -> (i32, Vec<Value>) {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let (code, out, err) = clipscope(&all);
+    let reports: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    (code, reports.as_array().expect("an array").clone())
+}
+
+fn close(a: &Value, b: f64) -> bool {
+    (a.as_f64().unwrap() - b).abs() <= 1e-5 * b.abs().max(1.0)
+}
+
+#[test]
+fn every_path_of_the_mannequin_clip_is_in_its_rig() {
+    let Some(path) = data("binary/lessscarymannequins/copy.bundle") else {
+        return;
+    };
+    let (code, reports) = check_json(&[path.to_str().unwrap(), "--strict"]);
+    assert_eq!(code, 0, "a clean file passes --strict");
+    assert_eq!(reports.len(), 1);
+    let r = &reports[0];
+    assert_eq!(r["clip"], "TestClip");
+    assert_eq!(r["wrap"], "loop");
+    assert_eq!(r["length"], 1.0);
+    assert_eq!(r["sample_rate"], 60.0);
+    assert_eq!(r["rig"], "quinn");
+    assert_eq!(r["rig_note"], "matches 26 of 26 paths");
+    assert_eq!(r["unmatched_bindings"], serde_json::json!([]));
+    // Constant curves only: a loop with no seam, no steps.
+    assert_eq!(r["seams"], serde_json::json!([]));
+    assert_eq!(r["steps"], serde_json::json!([]));
+    assert_eq!(r["problems"], 0);
+}
+
+#[test]
+fn the_duck_hunt_run_loop_has_corners_at_its_seam() {
+    let Some(path) = data("binary/duckhunted/WebPlayer.unity3d") else {
+        return;
+    };
+    let path = path.to_str().unwrap();
+    let (code, reports) = check_json(&[path, "--clip", "Run"]);
+    assert_eq!(code, 0, "without --strict problems do not fail");
+    assert_eq!(reports.len(), 1);
+    let r = &reports[0];
+    assert_eq!(
+        (r["wrap"].as_str(), r["legacy"].as_bool()),
+        (Some("loop"), Some(true))
+    );
+    assert_eq!(r["rig"], "Model");
+    let seams = r["seams"].as_array().unwrap();
+    let curves: Vec<u64> = seams.iter().map(|s| s["curve"].as_u64().unwrap()).collect();
+    // Every curve but position y (0 throughout) leaves the seam at another slope than it
+    // arrives with; the values meet (the Euler hints within 3.1e-5 degrees).
+    assert_eq!(curves, [0, 1, 2, 3, 4, 6, 7, 8, 9]);
+    assert!(seams.iter().all(|s| s["seam"] == "loop"));
+    assert!(
+        seams
+            .iter()
+            .all(|s| s["value_jump"].as_f64().unwrap().abs() < 1e-4)
+    );
+    // Position x: keys (0, 0.36, slope 0.60526246) ... (0.6667, 0.36, slope -0.60526246).
+    let slope = |curve: u64| &seams[curves.iter().position(|&c| c == curve).unwrap()]["slope_jump"];
+    assert!(close(slope(4), -2.0 * 0.605_262_46), "{}", slope(4));
+    assert_eq!(seams[4]["binding"], "(root): position");
+    assert_eq!(seams[4]["component"], 0);
+    // Position z: slopes -2.2589686 then 2.2589686.
+    assert!(close(slope(6), 2.0 * 2.258_968_6), "{}", slope(6));
+    // Rotation x: slope -2.8693466 leaving, -0.6762946 arriving.
+    assert!(close(slope(0), -0.676_294_6 + 2.869_346_6), "{}", slope(0));
+    assert_eq!(r["problems"], 9);
+
+    let (code, _, _) = clipscope(&["check", path, "--clip", "Run", "--strict"]);
+    assert_eq!(code, 3);
+    let (code, text, _) = clipscope(&["check", path, "--clip", "Run"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("loop seam: curve 4 (root): position [0]"),
+        "{text}"
+    );
+    assert!(text.contains("9 problems"), "{text}");
+}
+
+#[test]
+fn the_duck_hunt_ping_pong_idle_turns_sharply_only_at_its_start() {
+    let Some(path) = data("binary/duckhunted/WebPlayer.unity3d") else {
+        return;
+    };
+    let (_, reports) = check_json(&[path.to_str().unwrap()]);
+    let by_name = |name: &str| reports.iter().find(|r| r["clip"] == name).unwrap();
+    let idle = by_name("Idle");
+    assert_eq!(idle["wrap"], "pingpong");
+    let seams = idle["seams"].as_array().unwrap();
+    // The Euler hint curves end at 1.0667 s, before the stop (1.0833 s), so they arrive
+    // flat at the far turn; at the start they leave with slopes 0.0254717, -0.0081681,
+    // -0.4959109 degrees/s, and turning back doubles them. Position y's -0.000448/s start
+    // slope moves it 1.5e-5 per frame: below the tolerance.
+    let got: Vec<(u64, &str)> = seams
+        .iter()
+        .map(|s| (s["curve"].as_u64().unwrap(), s["seam"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (7, "ping_pong_start"),
+            (8, "ping_pong_start"),
+            (9, "ping_pong_start")
+        ]
+    );
+    assert!(close(&seams[0]["slope_jump"], -2.0 * 0.025_471_738));
+    assert!(close(&seams[2]["slope_jump"], 2.0 * 0.495_910_85));
+    assert_eq!(seams[0]["binding"], "(root): m_LocalEulerAnglesHint.z");
+    for once in ["Fire", "Reload"] {
+        assert_eq!(by_name(once)["seams"], serde_json::json!([]), "{once}");
+    }
+}
+
+#[test]
+fn dabs_blend_shape_bindings_name_a_mesh_the_rig_does_not_have() {
+    let Some(path) = data("binary/wetboys_plateupemotesapi") else {
+        return;
+    };
+    let ws = common::open(&[path]);
+    let reports = check_workspace(&ws, Some("Dab"));
+    assert_eq!(reports.len(), 1);
+    let r = &reports[0];
+    assert_eq!(r.rig.as_deref(), Some("morbman"));
+    assert_eq!(r.unmatched_bindings.len(), 1);
+    let unmatched = &r.unmatched_bindings[0];
+    assert_eq!((unmatched.path, unmatched.bindings), (0x7afb_bf9c, 40));
+    let dab = common::clip(&ws, "Dab");
+    assert!(
+        dab.bindings
+            .iter()
+            .filter(|b| b.path == unmatched.path)
+            .all(|b| b.kind() == BindingKind::BlendShape)
+    );
+}
+
+/// A bundle in a fresh temp folder, removed on drop.
+struct TempBundle(PathBuf);
+
+impl TempBundle {
+    fn write(name: &str, bundle: &Bundle) -> TempBundle {
+        let dir =
+            std::env::temp_dir().join(format!("clipscope-check-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("fixture.bundle");
+        std::fs::write(&file, write_bundle(bundle).unwrap()).unwrap();
+        TempBundle(file)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for TempBundle {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent().filter(|d| d != &Path::new("")) {
+            std::fs::remove_dir_all(dir).ok();
+        }
+    }
+}
+
+/// "Dup": position bound twice (six constants). "Stepped": one float curve, streamed, that
+/// holds 1 from 0 s and jumps to 2 at 0.5 s, plus a key for curve 5 of 1.
+fn fixture() -> Bundle {
+    let mut dup = MecanimClip::new("Dup");
+    dup.bindings = vec![Binding::transform(0, 1), Binding::transform(0, 1)];
+    dup.constants = vec![0.0; 6];
+    let mut stepped = MecanimClip::new("Stepped");
+    stepped.bindings = vec![Binding {
+        path: 0,
+        attribute: 77,
+        type_id: 114,
+        ..Default::default()
+    }];
+    stepped.streamed_curve_count = 1;
+    let constant = |v: f32| [0.0, 0.0, 0.0, v];
+    stepped.frames = vec![
+        Frame {
+            time: -f32::MAX,
+            keys: vec![(0, constant(0.0))],
+        },
+        Frame {
+            time: 0.0,
+            keys: vec![(0, constant(1.0)), (5, constant(9.0))],
+        },
+        Frame {
+            time: 0.5,
+            keys: vec![(0, constant(2.0))],
+        },
+        Frame {
+            time: 1.0,
+            keys: vec![(0, constant(2.0))],
+        },
+        Frame {
+            time: f32::INFINITY,
+            keys: vec![],
+        },
+    ];
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips = vec![ClipSpec::Mecanim(dup), ClipSpec::Mecanim(stepped)];
+    b
+}
+
+#[test]
+fn strict_fails_on_duplicate_bindings_and_keys_past_the_curve_count() {
+    let file = TempBundle::write("strict", &fixture());
+    let (code, reports) = check_json(&[file.path()]);
+    assert_eq!(code, 0);
+    let dup = &reports[0];
+    assert_eq!(dup["clip"], "Dup");
+    assert_eq!(
+        dup["duplicate_bindings"],
+        serde_json::json!([{ "binding": "(root): position", "indices": [0, 1], "count": 2 }])
+    );
+    assert_eq!(dup["rig"], Value::Null);
+    assert_eq!(dup["problems"], 1);
+    let stepped = &reports[1];
+    assert_eq!(stepped["clip"], "Stepped");
+    // The -f32::MAX initial key holds too, but nobody authored that step.
+    assert_eq!(stepped["steps"][0]["times"], serde_json::json!([0.0]));
+    assert_eq!(stepped["steps"].as_array().unwrap().len(), 1);
+    assert_eq!(stepped["keys_past_curve_count"], 1);
+    assert_eq!(stepped["problems"], 1);
+
+    let (code, _, _) = clipscope(&["check", file.path(), "--strict"]);
+    assert_eq!(code, 3);
+    let (code, text, _) = clipscope(&["check", file.path(), "--clip", "Dup"]);
+    assert_eq!(code, 0);
+    assert!(
+        text.contains("duplicate binding: (root): position (2 times"),
+        "{text}"
+    );
+    assert!(!text.contains("Stepped"), "{text}");
+}
+
+#[test]
+fn a_clip_name_that_matches_nothing_is_a_usage_error() {
+    let file = TempBundle::write("usage", &fixture());
+    let (code, out, err) = clipscope(&["check", file.path(), "--clip", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("\"Nope\"") && err.contains("Dup, Stepped"),
+        "{err}"
+    );
+    let (code, _, _) = clipscope(&["check"]);
+    assert_eq!(code, 2, "a path is required");
+}
+
+#[test]
+fn a_file_that_cannot_be_read_exits_1() {
+    let dir = std::env::temp_dir().join(format!("clipscope-check-junk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, b"not a Unity file at all").unwrap();
+    let (code, reports) = check_json(&[junk.to_str().unwrap(), "--strict"]);
+    assert_eq!(code, 1);
+    assert!(reports.is_empty());
+    std::fs::remove_dir_all(&dir).ok();
+}
