@@ -28,6 +28,7 @@ pub mod unity;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod workspace;
+pub mod yaml;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};
 pub use curve::{Curve, Key, WrapMode};

@@ -31,7 +31,8 @@ pub struct LoadedFile {
     /// Name inside its container (empty for a bare serialized file).
     pub inner: String,
     pub kind: ContainerKind,
-    pub serialized: SerializedFile,
+    /// The parsed file; `None` for text-serialized (YAML) files.
+    pub serialized: Option<SerializedFile>,
 }
 
 impl LoadedFile {
@@ -84,6 +85,17 @@ pub struct ControllerEntry {
     pub unresolved_clips: usize,
 }
 
+/// A reference from a YAML file to an object of another file, resolved once all files are in.
+#[derive(Debug)]
+pub(crate) struct PendingLink {
+    /// A rig (`true`) or a controller (`false`) at this index.
+    rig: bool,
+    index: usize,
+    links: Vec<crate::yaml::AssetLink>,
+    /// For a rig: its Animator's controller, whose clips it reaches.
+    controller: Option<crate::yaml::AssetLink>,
+}
+
 /// Everything opened from a set of paths.
 #[derive(Debug, Default)]
 pub struct Workspace {
@@ -95,6 +107,8 @@ pub struct Workspace {
     pub errors: Vec<Error>,
     /// Non-fatal notes (assumed versions, skipped files).
     pub warnings: Vec<String>,
+    pub(crate) pending: Vec<PendingLink>,
+    pub(crate) guid_indexes: BTreeMap<PathBuf, crate::yaml::GuidIndex>,
 }
 
 /// The clips an AnimatorController lists (`m_AnimationClips`), in order, nulls left out.
@@ -177,6 +191,9 @@ impl Workspace {
         bytes: Vec<u8>,
         options: &OpenOptions,
     ) -> Result<(), Error> {
+        if crate::yaml::is_yaml(&bytes) {
+            return self.add_yaml(path, &bytes);
+        }
         let opened = container::open(bytes).map_err(|source| Error::Container {
             path: path.to_path_buf(),
             source,
@@ -205,13 +222,153 @@ impl Workspace {
                         source: path.to_path_buf(),
                         inner: inner.name,
                         kind: opened.kind,
-                        serialized,
+                        serialized: Some(serialized),
                     });
                 }
                 Err(source) => self.errors.push(Error::Serialized { location, source }),
             }
         }
         Ok(())
+    }
+
+    /// A text-serialized (YAML) file: its clips, prefab or scene hierarchies and controllers.
+    fn add_yaml(&mut self, path: &Path, bytes: &[u8]) -> Result<(), Error> {
+        let text = String::from_utf8_lossy(bytes);
+        let root = crate::yaml::search_root(path);
+        let index = self
+            .guid_indexes
+            .entry(root.clone())
+            .or_insert_with(|| crate::yaml::GuidIndex::build(&root));
+        let contents = crate::yaml::read_yaml_with_index(path, &text, index).map_err(|e| {
+            Error::Container {
+                path: path.to_path_buf(),
+                source: container::ContainerError::NotUnity(e.to_string()),
+            }
+        })?;
+        let f = self.files.len();
+        self.files.push(LoadedFile {
+            source: path.to_path_buf(),
+            inner: String::new(),
+            kind: ContainerKind::Yaml,
+            serialized: None,
+        });
+        let location = path.display().to_string();
+        self.warnings
+            .extend(contents.warnings.iter().map(|w| format!("{location}: {w}")));
+        for clip in &contents.clips {
+            let at = ObjectRef {
+                file: f,
+                path_id: clip.file_id,
+            };
+            let decoded = match &clip.clip {
+                Ok(raw) => decode_clip(raw, &contents.unity_version).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            let name = match (&decoded, &clip.clip) {
+                (Ok(d), _) => d.name.clone(),
+                (_, Ok(raw)) => raw.m_Name.clone(),
+                _ => String::new(),
+            };
+            let data = decoded.map_err(|e| self.object_error(at, class::ANIMATION_CLIP, e));
+            self.clips.push(ClipEntry { at, name, data });
+        }
+        for rig in contents.rigs {
+            self.pending.push(PendingLink {
+                rig: true,
+                index: self.rigs.len(),
+                links: rig.clips.clone(),
+                controller: rig.controller.clone(),
+            });
+            self.rigs.push(RigEntry {
+                at: ObjectRef {
+                    file: f,
+                    path_id: rig.file_id,
+                },
+                name: if rig.name.is_empty() {
+                    format!("GameObject {}", rig.file_id)
+                } else {
+                    rig.name
+                },
+                component: if rig.has_animation && !rig.has_animator {
+                    RigComponent::Animation
+                } else {
+                    RigComponent::Animator
+                },
+                skeleton: rig.skeleton,
+                tos: BTreeMap::new(),
+                clips: Vec::new(),
+                unresolved_clips: 0,
+            });
+        }
+        for c in contents.controllers {
+            self.pending.push(PendingLink {
+                rig: false,
+                index: self.controllers.len(),
+                links: c.clips,
+                controller: None,
+            });
+            self.controllers.push(ControllerEntry {
+                at: ObjectRef {
+                    file: f,
+                    path_id: c.file_id,
+                },
+                name: c.name,
+                clips: Vec::new(),
+                unresolved_clips: 0,
+            });
+        }
+        Ok(())
+    }
+
+    /// The loaded object a YAML asset link names (by the file its GUID resolved to, or this
+    /// file when it has none).
+    fn resolve_link(&self, from: usize, link: &crate::yaml::AssetLink) -> Option<ObjectRef> {
+        let file = match (&link.guid, &link.resolved_path) {
+            (None, _) => from,
+            (Some(_), Some(path)) => self
+                .files
+                .iter()
+                .position(|f| f.inner.is_empty() && same_file(&f.source, path))?,
+            (Some(_), None) => return None,
+        };
+        let at = ObjectRef {
+            file,
+            path_id: link.file_id,
+        };
+        let exists =
+            self.clips.iter().any(|c| c.at == at) || self.controllers.iter().any(|c| c.at == at);
+        exists.then_some(at)
+    }
+
+    /// Resolves the clip lists of YAML controllers, then of YAML rigs.
+    fn resolve_pending(&mut self) {
+        let pending = std::mem::take(&mut self.pending);
+        for p in pending.iter().filter(|p| !p.rig) {
+            let from = self.controllers[p.index].at.file;
+            let found: Vec<Option<ObjectRef>> =
+                p.links.iter().map(|l| self.resolve_link(from, l)).collect();
+            let c = &mut self.controllers[p.index];
+            c.unresolved_clips = found.iter().filter(|r| r.is_none()).count();
+            c.clips = found.into_iter().flatten().collect();
+        }
+        for p in pending.iter().filter(|p| p.rig) {
+            let from = self.rigs[p.index].at.file;
+            let mut clips: Vec<Option<ObjectRef>> =
+                p.links.iter().map(|l| self.resolve_link(from, l)).collect();
+            if let Some(controller) = p
+                .controller
+                .as_ref()
+                .and_then(|l| self.resolve_link(from, l))
+                && let Some(c) = self.controllers.iter().find(|c| c.at == controller)
+            {
+                clips.extend(c.clips.iter().copied().map(Some));
+            } else if p.controller.is_some() {
+                clips.push(None);
+            }
+            let rig = &mut self.rigs[p.index];
+            rig.unresolved_clips = clips.iter().filter(|r| r.is_none()).count();
+            rig.clips = clips.into_iter().flatten().collect();
+        }
     }
 
     /// Decodes clips and finds rigs and controllers in every loaded file.
@@ -225,6 +382,7 @@ impl Workspace {
         for f in 0..self.files.len() {
             self.index_rigs(f);
         }
+        self.resolve_pending();
     }
 
     fn object_error(&self, at: ObjectRef, class_id: i32, detail: impl ToString) -> Error {
@@ -237,7 +395,9 @@ impl Workspace {
     }
 
     fn index_clips(&mut self, f: usize) {
-        let file = &self.files[f].serialized;
+        let Some(file) = &self.files[f].serialized else {
+            return;
+        };
         let mut found = Vec::new();
         for info in file
             .objects
@@ -275,12 +435,16 @@ impl Workspace {
             n => {
                 let external = self.files[from]
                     .serialized
+                    .as_ref()?
                     .externals
                     .get(usize::try_from(n - 1).ok()?)?;
                 self.find_file(from, &external.path)?
             }
         };
-        self.files[file].serialized.object(pptr.path_id())?;
+        self.files[file]
+            .serialized
+            .as_ref()?
+            .object(pptr.path_id())?;
         Some(ObjectRef {
             file,
             path_id: pptr.path_id(),
@@ -325,7 +489,9 @@ impl Workspace {
     }
 
     fn index_controllers(&mut self, f: usize) {
-        let file = &self.files[f].serialized;
+        let Some(file) = &self.files[f].serialized else {
+            return;
+        };
         let mut found = Vec::new();
         for info in &file.objects {
             let at = ObjectRef {
@@ -376,7 +542,9 @@ impl Workspace {
     }
 
     fn index_rigs(&mut self, f: usize) {
-        let file = &self.files[f].serialized;
+        let Some(file) = &self.files[f].serialized else {
+            return;
+        };
         let has_rig = file
             .objects
             .iter()
@@ -390,7 +558,7 @@ impl Workspace {
         self.warnings
             .extend(problems.into_iter().map(|p| format!("{location}: {p}")));
         let mut rigs = Vec::new();
-        for info in &self.files[f].serialized.objects {
+        for info in &file.objects {
             let at = ObjectRef {
                 file: f,
                 path_id: info.path_id,
@@ -429,7 +597,7 @@ impl Workspace {
         let tos = self
             .resolve(at.file, a.m_Avatar)
             .and_then(|r| {
-                let file = &self.files[r.file].serialized;
+                let file = self.files[r.file].serialized.as_ref()?;
                 file.read::<Avatar>(file.object(r.path_id)?).ok()
             })
             .map(|av| av.m_TOS)
@@ -481,6 +649,11 @@ impl Workspace {
     pub fn clip(&self, at: ObjectRef) -> Option<&ClipEntry> {
         self.clips.iter().find(|c| c.at == at)
     }
+}
+
+/// True when two paths name the same file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Every regular file below `dir`, to a bounded depth.

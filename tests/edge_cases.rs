@@ -337,7 +337,12 @@ fn stripped_versions_are_assumed_with_a_warning_and_can_be_overridden() {
     };
     let ws = open(stripped, &options);
     assert_eq!(
-        ws.files[0].serialized.effective_version.to_string(),
+        ws.files[0]
+            .serialized
+            .as_ref()
+            .unwrap()
+            .effective_version
+            .to_string(),
         "2020.3.34f1"
     );
     assert_eq!(only_clip(&ws, "Bob").curves[0].curve.sample(0.0), 1.0);

@@ -207,7 +207,7 @@ fn decoded_curves_take_at_most_twice_the_stored_key_data() {
         return;
     };
     let ws = open(&[path]);
-    let file = &ws.files[0].serialized;
+    let file = ws.files[0].serialized.as_ref().unwrap();
     let mut checked = 0;
     for entry in &ws.clips {
         let info = file.object(entry.at.path_id).unwrap();

@@ -96,11 +96,15 @@ pub fn to_json(ws: &Workspace) -> Value {
     let files: Vec<Value> = ws
         .files
         .iter()
-        .map(|f| json!({
-            "file": f.location(), "container": f.kind.name(), "format": f.serialized.format,
-            "unity_version": f.serialized.effective_version.to_string(),
-            "version_assumed": f.serialized.version_assumed, "objects": f.serialized.objects.len(),
-        }))
+        .map(|f| {
+            json!({
+                "file": f.location(), "container": f.kind.name(),
+                "format": f.serialized.as_ref().map(|s| s.format),
+                "unity_version": f.serialized.as_ref().map(|s| s.effective_version.to_string()),
+                "version_assumed": f.serialized.as_ref().map(|s| s.version_assumed),
+                "objects": f.serialized.as_ref().map(|s| s.objects.len()),
+            })
+        })
         .collect();
     json!({
         "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,

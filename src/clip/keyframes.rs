@@ -3,6 +3,7 @@
 //! becomes a binding as Mecanim would name it (path and property CRC-32) with one curve per
 //! component.
 
+use super::muscles::{muscle_index, table_name};
 use super::{ClipCurve, GenericBinding, LegacyKind, Storage, attribute};
 use crate::curve::{Curve, DEFAULT_WEIGHT, Infinity, Key};
 use crate::hash::{attribute_hash, path_hash};
@@ -131,17 +132,24 @@ impl KeyframeCurves {
 
     fn floats(&mut self, list: &[raw::FloatCurve]) {
         for f in list {
-            let binding = GenericBinding {
+            let class_id = f.classID.i32();
+            let mut binding = GenericBinding {
                 path: path_hash(&f.path),
                 attribute: attribute_hash(&f.attribute),
-                type_id: f.classID.i32(),
-                custom_type: 0,
+                type_id: class_id,
+                custom_type: custom_type_of(class_id, &f.attribute),
                 is_pptr: false,
                 is_int: false,
                 script: (f.script.file_id(), f.script.path_id()),
                 path_name: Some(f.path.clone()),
                 attribute_name: Some(f.attribute.clone()),
             };
+            if let (95, Some(index)) = (class_id, muscle_index(&f.attribute)) {
+                // Humanoid curves are named in text clips; Mecanim binds them by index.
+                binding.attribute = index;
+                binding.custom_type = super::CUSTOM_TYPE_MUSCLE;
+                binding.attribute_name = Some(table_name(&f.attribute).into_owned());
+            }
             self.add(binding, LegacyKind::Float, split(&f.curve, false));
         }
     }
@@ -167,7 +175,7 @@ impl KeyframeCurves {
                 path: path_hash(&p.path),
                 attribute: attribute_hash(&p.attribute),
                 type_id: p.classID.i32(),
-                custom_type: 0,
+                custom_type: custom_type_of(p.classID.i32(), &p.attribute),
                 is_pptr: true,
                 is_int: false,
                 script: (p.script.file_id(), p.script.path_id()),
@@ -176,6 +184,19 @@ impl KeyframeCurves {
             };
             self.add(binding, LegacyKind::PPtr, vec![Curve::from_keys(keys)]);
         }
+    }
+}
+
+/// Mecanim's `customType` for a named property, so keyframed curves have the same kinds as
+/// Mecanim bindings (blend shapes, sprites, behaviour and particle properties). Attributes
+/// stay the CRC-32 of the full name, as for every legacy float curve.
+fn custom_type_of(class_id: i32, attribute: &str) -> u8 {
+    match (class_id, attribute) {
+        (_, a) if a.starts_with("blendShape.") => super::CUSTOM_TYPE_BLEND_SHAPE,
+        (212, "m_Sprite") => 23,
+        (114, _) => 24,
+        (198, _) => 27,
+        _ => 0,
     }
 }
 
@@ -241,7 +262,10 @@ fn editor_transform_attribute(name: &str) -> Option<(u32, usize)> {
         "m_LocalPosition" => attribute::POSITION,
         "m_LocalScale" => attribute::SCALE,
         "m_LocalRotation" => attribute::ROTATION,
-        "localEulerAnglesRaw" | "localEulerAngles" | "localEulerAnglesBaked" => attribute::EULER,
+        "localEulerAnglesRaw"
+        | "localEulerAngles"
+        | "localEulerAnglesBaked"
+        | "m_LocalEulerAngles" => attribute::EULER,
         _ => return None,
     };
     let component = "xyzw".find(axis)?;
@@ -260,7 +284,7 @@ impl KeyframeCurves {
     fn editor_curves(&mut self, list: &[raw::FloatCurve]) {
         let mut groups: Vec<(String, u32, Vec<Option<&raw::FloatCurve>>)> = Vec::new();
         let mut floats = Vec::new();
-        for f in list {
+        for f in list.iter().filter(|f| !f.curve.m_Curve.is_empty()) {
             match editor_transform_attribute(&f.attribute) {
                 Some((attr, component)) => {
                     let index = match groups.iter().position(|g| g.0 == f.path && g.1 == attr) {

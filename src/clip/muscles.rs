@@ -115,9 +115,60 @@ pub fn muscle_name(index: u32, before_5_6: bool) -> Option<String> {
     })
 }
 
+// Names as text-serialized (YAML) clips write them: a YAML clip stores each humanoid curve
+// as a float curve of class 95 whose attribute is the curve's name. Body, root and goal curves
+// are spelled as in the table; finger muscles are not: YAML writes
+// `LeftHand.Index.1 Stretched` where the table (Unity's `HumanTrait.MuscleName`) says
+// `Left Index 1 Stretched`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The table's name for a YAML humanoid attribute (`LeftHand.Thumb.Spread` →
+/// `Left Thumb Spread`); other names are returned as they are.
+pub fn table_name(yaml: &str) -> Cow<'_, str> {
+    let finger = ["LeftHand.", "RightHand."].iter().find_map(|hand| {
+        let rest = yaml.strip_prefix(hand)?;
+        let (finger, dof) = rest.split_once('.')?;
+        let side = &hand[..hand.len() - "Hand.".len()];
+        Some(format!("{side} {finger} {dof}"))
+    });
+    match finger {
+        Some(name) => Cow::Owned(name),
+        None => Cow::Borrowed(yaml),
+    }
+}
+
+/// The humanoid curve index (Unity 5.6+ numbering) of a YAML attribute, or `None` when it
+/// names no humanoid curve.
+pub fn muscle_index(yaml: &str) -> Option<u32> {
+    static INDEX: OnceLock<HashMap<String, u32>> = OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        (0..MUSCLE_SLOTS)
+            .filter_map(|i| Some((muscle_name(i, false)?, i)))
+            .collect()
+    });
+    index.get(table_name(yaml).as_ref()).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn finger_names_map_to_the_table() {
+        assert_eq!(
+            table_name("LeftHand.Index.1 Stretched"),
+            "Left Index 1 Stretched"
+        );
+        assert_eq!(table_name("RightHand.Thumb.Spread"), "Right Thumb Spread");
+        assert_eq!(table_name("Spine Front-Back"), "Spine Front-Back");
+        assert_eq!(muscle_index("RootT.x"), Some(7));
+        assert_eq!(muscle_index("Left Thumb 1 Stretched"), Some(97));
+        assert_eq!(muscle_index("LeftHand.Thumb.1 Stretched"), Some(97));
+        assert_eq!(muscle_index("RightHand.Little.3 Stretched"), Some(136));
+        assert_eq!(muscle_index("m_IsActive"), None);
+    }
 
     #[test]
     fn table_covers_unity_layout() {

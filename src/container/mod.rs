@@ -16,6 +16,8 @@ pub enum ContainerKind {
     UnityFs,
     Web,
     Serialized,
+    /// A text-serialized (YAML) project file.
+    Yaml,
 }
 
 impl ContainerKind {
@@ -24,6 +26,7 @@ impl ContainerKind {
             ContainerKind::UnityFs => "UnityFS bundle",
             ContainerKind::Web => "web player container",
             ContainerKind::Serialized => "serialized file",
+            ContainerKind::Yaml => "text (YAML) file",
         }
     }
 }
@@ -70,6 +73,8 @@ pub fn detect(bytes: &[u8]) -> Option<ContainerKind> {
         Some(ContainerKind::Web)
     } else if serialized::looks_serialized(bytes) {
         Some(ContainerKind::Serialized)
+    } else if crate::yaml::is_yaml(bytes) {
+        Some(ContainerKind::Yaml)
     } else {
         None
     }
@@ -80,6 +85,9 @@ pub fn open(bytes: Vec<u8>) -> Result<Opened, ContainerError> {
     match detect(&bytes) {
         Some(ContainerKind::UnityFs) => bundle::open(&bytes),
         Some(ContainerKind::Web) => open_web(&bytes),
+        Some(ContainerKind::Yaml) => Err(ContainerError::NotUnity(
+            "a text-serialized (YAML) file: open it through a Workspace".into(),
+        )),
         Some(ContainerKind::Serialized) => Ok(Opened {
             kind: ContainerKind::Serialized,
             unity_revision: None,
@@ -133,11 +141,6 @@ fn not_unity(bytes: &[u8]) -> ContainerError {
             .map(|&b| b as char)
             .collect();
         return ContainerError::NotUnity(format!("{sig} containers are not supported"));
-    }
-    if bytes.starts_with(b"%YAML") {
-        return ContainerError::NotUnity(
-            "a text-serialized (YAML) Unity file; clipscope reads binary files only for now".into(),
-        );
     }
     match serialized::SerializedFile::parse(bytes.to_vec(), None) {
         Err(serialized::SerializedError::UnsupportedFormat(v)) => {

@@ -12,8 +12,8 @@ mod playback;
 mod properties;
 mod rig;
 
-use bevy::animation::AnimationSystems;
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
+use bevy::app::AnimationSystems;
 use bevy::prelude::*;
 
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};

@@ -4,9 +4,8 @@ use std::any::TypeId;
 use std::collections::BTreeMap;
 
 use bevy::animation::AnimationEntityMut;
-use bevy::animation::animation_curves::{
-    AnimatableProperty, AnimationEvaluationError, EvaluatorId,
-};
+use bevy::animation::AnimationEvaluationError;
+use bevy::animation::animation_curves::{AnimatableProperty, EvaluatorId};
 use bevy::platform::hash::Hashed;
 use bevy::prelude::*;
 

@@ -84,15 +84,17 @@ pub fn poll_loading(
     mut selection: ResMut<Selection>,
 ) {
     let Some(mut loading) = loading else { return };
+    let messages: Vec<LoadMessage> = match loading.rx.lock() {
+        Ok(rx) => rx.try_iter().collect(),
+        Err(_) => Vec::new(),
+    };
     let mut finished = None;
-    if let Ok(rx) = loading.rx.lock() {
-        while let Ok(message) = rx.try_recv() {
-            match message {
-                LoadMessage::Progress { done, total, file } => {
-                    (loading.done, loading.total, loading.current) = (done, total, file);
-                }
-                LoadMessage::Done { main, rig } => finished = Some((main, rig)),
+    for message in messages {
+        match message {
+            LoadMessage::Progress { done, total, file } => {
+                (loading.done, loading.total, loading.current) = (done, total, file);
             }
+            LoadMessage::Done { main, rig } => finished = Some((main, rig)),
         }
     }
     let Some((main, rig)) = finished else { return };

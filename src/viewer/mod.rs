@@ -77,7 +77,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .add_systems(
         PostUpdate,
         scene::hold_root
-            .after(bevy::animation::AnimationSystems)
+            .after(bevy::app::AnimationSystems)
             .before(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(EguiPrimaryContextPass, ui::panels);
