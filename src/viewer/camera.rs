@@ -1,10 +1,14 @@
 //! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
 //! loading a rig frame it.
 
+use bevy::camera::CameraOutputMode;
+use bevy::camera::visibility::RenderLayers;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll, MouseScrollUnit};
 use bevy::prelude::*;
+use bevy::render::render_resource::BlendState;
 use bevy_egui::input::EguiWantsInput;
+use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use crate::plugin::rest_transform;
 use crate::rig::Skeleton;
@@ -79,9 +83,29 @@ impl OrbitCamera {
     }
 }
 
-/// Spawns the 3D camera.
-pub fn spawn_camera(mut commands: Commands, orbit: Res<OrbitCamera>) {
+/// Spawns the 3D camera (rendering into the space between the panels) and a camera that
+/// draws only the egui panels over the whole window.
+pub fn spawn_camera(
+    mut commands: Commands,
+    orbit: Res<OrbitCamera>,
+    mut egui: ResMut<EguiGlobalSettings>,
+) {
+    egui.auto_create_primary_context = false;
     commands.spawn((Camera3d::default(), Tonemapping::None, orbit.transform()));
+    commands.spawn((
+        PrimaryEguiContext,
+        Camera2d,
+        RenderLayers::none(),
+        Camera {
+            order: 1,
+            output_mode: CameraOutputMode::Write {
+                blend_state: Some(BlendState::ALPHA_BLENDING),
+                clear_color: ClearColorConfig::None,
+            },
+            clear_color: ClearColorConfig::Custom(Color::NONE),
+            ..default()
+        },
+    ));
 }
 
 /// Mouse orbit, pan and zoom, unless egui is using the pointer.

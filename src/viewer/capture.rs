@@ -29,17 +29,31 @@ pub fn capture_when_ready(
         return;
     }
     *requested = true;
-    if let Ok((camera, camera_transform)) = cameras.single() {
+    if let (Ok((camera, camera_transform)), Some(view)) = (
+        cameras.single(),
+        cameras
+            .single()
+            .ok()
+            .and_then(|(c, _)| c.logical_viewport_rect()),
+    ) {
         let scale = windows.iter().next().map_or(1.0, |w| w.scale_factor());
         let projected: Vec<serde_json::Value> = joints
             .iter()
             .filter_map(|(g, name)| {
-                let p = camera.world_to_viewport(camera_transform, g.translation()).ok()?;
-                Some(serde_json::json!({ "name": name.as_str(), "x": p.x * scale, "y": p.y * scale }))
+                let ndc = camera.world_to_ndc(camera_transform, g.translation())?;
+                let x = view.min.x + (ndc.x + 1.0) / 2.0 * view.width();
+                let y = view.min.y + (1.0 - ndc.y) / 2.0 * view.height();
+                Some(serde_json::json!({ "name": name.as_str(), "x": x * scale, "y": y * scale }))
             })
             .collect();
         let sidecar = format!("{}.joints.json", path.display());
-        let json = serde_json::json!({ "joints": projected });
+        let rect = [
+            view.min.x * scale,
+            view.min.y * scale,
+            view.max.x * scale,
+            view.max.y * scale,
+        ];
+        let json = serde_json::json!({ "view": rect, "joints": projected });
         if let Err(e) = std::fs::write(&sidecar, json.to_string()) {
             error!("could not write {sidecar}: {e}");
         }

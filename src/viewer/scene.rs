@@ -61,13 +61,13 @@ pub struct SceneState {
     pub skeleton: Option<Skeleton>,
     /// Where the rig came from, for the panel.
     pub rig_name: String,
-    /// Path hash to path (the Avatar's `m_TOS`, else the skeleton's own paths).
-    pub names: BTreeMap<u32, String>,
     pub unmatched: Vec<Unmatched>,
     /// Humanoid curves are decoded but not retargeted: the status says so.
     pub humanoid: bool,
     /// Frames rendered since the scene was built (for screenshots).
     pub frames: u32,
+    /// The check report of the clip on this rig.
+    pub report: Option<crate::check::ClipReport>,
 }
 
 /// The clip to select after loading: the one named, else the first that decodes.
@@ -192,7 +192,9 @@ pub fn rebuild_scene(
         .first()
         .map(|t| t.curves.clone())
         .unwrap_or_default();
+    let report = crate::check::check_clip(data, Some(&skeleton), &names);
     *scene = SceneState {
+        report: Some(report),
         root: Some(root),
         unmatched: unmatched_bindings(data, &skeleton, &names),
         humanoid: data
@@ -202,7 +204,6 @@ pub fn rebuild_scene(
         clip: Some(loaded.data),
         skeleton: Some(skeleton),
         rig_name,
-        names,
         frames: 0,
     };
 }

@@ -5,6 +5,7 @@ mod plot;
 mod side;
 mod timeline;
 
+use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
@@ -21,6 +22,8 @@ pub fn panels(
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
     mut playbacks: Query<&mut UnityPlayback>,
+    mut cameras: Query<&mut Camera, With<Camera3d>>,
+    windows: Query<&Window>,
 ) -> Result {
     let ctx = contexts.ctx_mut()?;
     let mut root = egui::Ui::new(
@@ -33,10 +36,22 @@ pub fn panels(
     egui::Panel::top("status").show(&mut root, |ui| {
         status_bar(ui, library.as_deref(), loading.as_deref(), &scene)
     });
+    let playback = scene.root.and_then(|r| playbacks.get_mut(r).ok());
+    if let (Some(mut playback), Some(clip)) = (playback, scene.clip.as_ref()) {
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(260.0)
+            .show(&mut root, |ui| {
+                timeline::transport(ui, &mut playback.playhead, clip);
+                timeline::ticks_and_keys(ui, &mut playback.playhead, &selection, clip);
+                plot::curve_view(ui, &mut playback.playhead, &selection, clip);
+            });
+    }
     if let Some(library) = library.as_deref() {
         egui::Panel::left("files")
             .resizable(true)
             .default_size(260.0)
+            .max_size(420.0)
             .show(&mut root, |ui| {
                 side::files_and_clips(ui, library, &mut selection);
             });
@@ -44,21 +59,48 @@ pub fn panels(
     egui::Panel::right("rig")
         .resizable(true)
         .default_size(300.0)
+        .max_size(480.0)
         .show(&mut root, |ui| {
             side::rig_panel(ui, &scene, &mut selection, &playbacks);
         });
-    let playback = scene.root.and_then(|r| playbacks.get_mut(r).ok());
-    if let (Some(mut playback), Some(clip)) = (playback, scene.clip.as_ref()) {
-        egui::Panel::bottom("timeline")
-            .resizable(true)
-            .default_size(260.0)
-            .show(&mut root, |ui| {
-                timeline::transport(ui, &mut playback.playhead, &mut selection, clip);
-                timeline::ticks_and_keys(ui, &mut playback.playhead, &selection, clip);
-                plot::curve_view(ui, &mut playback.playhead, &selection, clip);
-            });
-    }
+    fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);
     Ok(())
+}
+
+/// Renders the 3D view into the space the panels leave free, so framing centres the rig there.
+fn fit_camera(
+    rect: egui::Rect,
+    cameras: &mut Query<&mut Camera, With<Camera3d>>,
+    windows: &Query<&Window>,
+) {
+    let Some(window) = windows.iter().next() else {
+        return;
+    };
+    let scale = window.scale_factor();
+    let size = UVec2::new(window.physical_width(), window.physical_height());
+    let min = (Vec2::new(rect.min.x, rect.min.y) * scale)
+        .as_uvec2()
+        .min(size);
+    let max = (Vec2::new(rect.max.x, rect.max.y) * scale)
+        .as_uvec2()
+        .min(size);
+    if max.x <= min.x + 8 || max.y <= min.y + 8 {
+        return;
+    }
+    let viewport = Viewport {
+        physical_position: min,
+        physical_size: max - min,
+        ..default()
+    };
+    for mut camera in cameras.iter_mut() {
+        let same = camera.viewport.as_ref().is_some_and(|v| {
+            (v.physical_position, v.physical_size)
+                == (viewport.physical_position, viewport.physical_size)
+        });
+        if !same {
+            camera.viewport = Some(viewport.clone());
+        }
+    }
 }
 
 fn status_bar(

@@ -98,6 +98,71 @@ pub fn rig_panel(
     unmatched(ui, scene);
     ui.separator();
     clip_facts(ui, clip);
+    if let Some(report) = &scene.report {
+        ui.separator();
+        check_view(ui, report, selection);
+    }
+}
+
+/// The clip's check report: seams, steps, non-finite values, binding problems. Clicking a
+/// curve plots it.
+fn check_view(ui: &mut egui::Ui, report: &crate::check::ClipReport, selection: &mut Selection) {
+    let title = match report.problems {
+        0 => "Check: no problems".to_string(),
+        n => format!("Check: {n} problems"),
+    };
+    egui::CollapsingHeader::new(title)
+        .id_salt("check")
+        .show(ui, |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("check-scroll")
+                .max_height(220.0)
+                .show(ui, |ui| {
+                    for s in &report.seams {
+                        let text = format!(
+                            "seam {:?}: {} [{}] value {:+.4}, slope {:+.4}",
+                            s.seam, s.binding, s.component, s.value_jump, s.slope_jump
+                        );
+                        if ui.selectable_label(false, text).clicked() {
+                            selection.tracks = vec![s.curve];
+                        }
+                    }
+                    for st in &report.steps {
+                        let times: Vec<String> =
+                            st.times.iter().take(6).map(|t| format!("{t:.3}")).collect();
+                        let text = format!(
+                            "steps: {} [{}] at {}",
+                            st.binding,
+                            st.component,
+                            times.join(", ")
+                        );
+                        if ui.selectable_label(false, text).clicked() {
+                            selection.tracks = vec![st.curve];
+                        }
+                    }
+                    for n in &report.non_finite {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_RED,
+                            format!(
+                                "{} [{}]: {} non-finite ({})",
+                                n.binding, n.component, n.count, n.value
+                            ),
+                        );
+                    }
+                    if report.keys_past_curve_count > 0 {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_RED,
+                            format!("{} keys past the curve count", report.keys_past_curve_count),
+                        );
+                    }
+                    for d in &report.duplicate_bindings {
+                        ui.colored_label(
+                            egui::Color32::YELLOW,
+                            format!("duplicate binding ×{}: {}", d.count, d.binding),
+                        );
+                    }
+                });
+        });
 }
 
 fn joint_tree(ui: &mut egui::Ui, skeleton: &Skeleton, index: usize, selection: &mut Selection) {

@@ -18,12 +18,7 @@ const MODES: [WrapMode; 4] = [
 ];
 
 /// Buttons, scrubber, time, speed and wrap mode.
-pub fn transport(
-    ui: &mut egui::Ui,
-    playhead: &mut Playhead,
-    selection: &mut Selection,
-    clip: &ClipData,
-) {
+pub fn transport(ui: &mut egui::Ui, playhead: &mut Playhead, clip: &ClipData) {
     ui.horizontal(|ui| {
         let mut command = None;
         if ui.button("⏮").on_hover_text("start (Home)").clicked() {
@@ -75,9 +70,9 @@ pub fn transport(
                     ui.selectable_value(&mut playhead.wrap, mode, mode.to_string());
                 }
             });
-        let _ = selection;
     });
     let mut t = playhead.clip_time();
+    ui.spacing_mut().slider_width = (ui.available_width() - 16.0).max(100.0);
     let range = clip.start..=clip.stop.max(clip.start + 1e-3);
     let slider = ui.add(
         egui::Slider::new(&mut t, range)
