@@ -20,7 +20,7 @@ use clipscope::clip::{BindingKind, ClipData};
 use clipscope::plugin::curves::{euler_to_unity_quat, position_to_bevy, rotation_to_bevy};
 use clipscope::plugin::*;
 use clipscope::rig::Skeleton;
-use clipscope::{OpenOptions, Workspace, WrapMode};
+use clipscope::{Workspace, WrapMode};
 
 const DT: f32 = 1.0 / 30.0;
 

@@ -12,18 +12,21 @@ const JOINT: Color = Color::srgb(1.0, 0.78, 0.15);
 const SELECTED: Color = Color::srgb(1.0, 0.25, 0.35);
 const GRID: Color = Color::srgba(0.6, 0.6, 0.65, 0.35);
 
+/// What the skeleton drawing reads of a joint.
+type JointView = (
+    &'static GlobalTransform,
+    &'static RigJoint,
+    &'static Name,
+    Option<&'static ChildOf>,
+    Option<&'static UnityProperties>,
+);
+
 /// Draws the rig every frame, after transforms propagate.
 pub fn draw_skeleton(
     mut gizmos: Gizmos,
     selection: Res<Selection>,
     orbit: Res<OrbitCamera>,
-    joints: Query<(
-        &GlobalTransform,
-        &RigJoint,
-        &Name,
-        Option<&ChildOf>,
-        Option<&UnityProperties>,
-    )>,
+    joints: Query<JointView>,
     parents: Query<&GlobalTransform, With<RigJoint>>,
 ) {
     let scale = (orbit.framed.1 * 0.012).max(0.002);

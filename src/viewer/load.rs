@@ -30,8 +30,8 @@ pub enum LoadMessage {
         file: String,
     },
     Done {
-        main: Workspace,
-        rig: Option<Workspace>,
+        main: Box<Workspace>,
+        rig: Option<Box<Workspace>>,
     },
 }
 
@@ -65,7 +65,10 @@ pub fn spawn_load(
             })
         };
         let rig = rig.map(|r| Workspace::open(&[r], &options));
-        let _ = tx.send(LoadMessage::Done { main, rig });
+        let _ = tx.send(LoadMessage::Done {
+            main: Box::new(main),
+            rig: rig.map(Box::new),
+        });
     });
     Loading {
         rx: std::sync::Mutex::new(rx),
@@ -94,7 +97,7 @@ pub fn poll_loading(
             LoadMessage::Progress { done, total, file } => {
                 (loading.done, loading.total, loading.current) = (done, total, file);
             }
-            LoadMessage::Done { main, rig } => finished = Some((main, rig)),
+            LoadMessage::Done { main, rig } => finished = Some((*main, rig.map(|r| *r))),
         }
     }
     let Some((main, rig)) = finished else { return };
