@@ -2,7 +2,8 @@
 //!
 //! Targets from the decoding issue: opening `moisture_animationreplacements` and decoding its
 //! three clips in a few milliseconds; sampling a 130-curve clip at 1,000 times in under 2 ms
-//! on one core. Needs `../shared/data`.
+//! on one core; parsing the 700 KB text clip `Floss.anim` well under 50 ms. Needs
+//! `../shared/data`.
 
 use std::path::{Path, PathBuf};
 
@@ -60,5 +61,18 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// Parsing and decoding the 700 KB text clip `Floss.anim` (target: well under 50 ms).
+fn bench_yaml(c: &mut Criterion) {
+    let Some(path) = data("yaml/plateupemotesapi/Floss.anim") else { return };
+    let text = std::fs::read_to_string(&path).unwrap();
+    c.bench_function("parse and decode Floss.anim (YAML)", |b| {
+        b.iter(|| {
+            let contents = clipscope::yaml::read_yaml(&path, black_box(&text)).unwrap();
+            let raw = contents.clips[0].clip.as_ref().unwrap();
+            clipscope::decode_clip(raw, &contents.unity_version).unwrap()
+        })
+    });
+}
+
+criterion_group!(benches, bench, bench_yaml);
 criterion_main!(benches);
