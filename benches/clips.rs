@@ -63,7 +63,9 @@ fn bench(c: &mut Criterion) {
 
 /// Parsing and decoding the 700 KB text clip `Floss.anim` (target: well under 50 ms).
 fn bench_yaml(c: &mut Criterion) {
-    let Some(path) = data("yaml/plateupemotesapi/Floss.anim") else { return };
+    let Some(path) = data("yaml/plateupemotesapi/Floss.anim") else {
+        return;
+    };
     let text = std::fs::read_to_string(&path).unwrap();
     c.bench_function("parse and decode Floss.anim (YAML)", |b| {
         b.iter(|| {

@@ -48,15 +48,12 @@ fn clip(unity: bool) -> AnimationClip {
                 target(j),
                 AnimatableCurve::new(
                     animated_field!(Transform::translation),
-                    Vec3Track {
-                        xyz,
-                        signs: [1.0, 1.0, -1.0],
-                    },
+                    Vec3Track::new(xyz, [1.0, 1.0, -1.0]),
                 ),
             );
             clip.add_curve_to_target(
                 target(j),
-                AnimatableCurve::new(animated_field!(Transform::rotation), QuatTrack { xyzw }),
+                AnimatableCurve::new(animated_field!(Transform::rotation), QuatTrack::new(xyzw)),
             );
         } else {
             let times: Vec<f32> = c[0].iter().map(|k| k.time).collect();

@@ -10,6 +10,7 @@ mod eval;
 mod weighted;
 mod wrap;
 
+pub use eval::{keys_share_times, sample_shared, segment_index};
 pub use wrap::{WrapMode, ping_pong, repeat};
 
 /// The default Bezier handle weight of an unweighted key side (a third of the segment).

@@ -44,27 +44,21 @@ pub fn bevy_clip(clip: &ClipData) -> (AnimationClip, usize) {
         let target = target_id(binding.path);
         let added = match binding.kind() {
             BindingKind::Position => components::<3>(clip, track).map(|xyz| {
-                let curve = Vec3Track {
-                    xyz,
-                    signs: MIRROR_POSITION,
-                };
+                let curve = Vec3Track::new(xyz, MIRROR_POSITION);
                 out.add_curve_to_target(
                     target,
                     AnimatableCurve::new(animated_field!(Transform::translation), curve),
                 );
             }),
             BindingKind::Scale => components::<3>(clip, track).map(|xyz| {
-                let curve = Vec3Track {
-                    xyz,
-                    signs: [1.0; 3],
-                };
+                let curve = Vec3Track::new(xyz, [1.0; 3]);
                 out.add_curve_to_target(
                     target,
                     AnimatableCurve::new(animated_field!(Transform::scale), curve),
                 );
             }),
             BindingKind::Rotation => components::<4>(clip, track).map(|xyzw| {
-                let curve = QuatTrack { xyzw };
+                let curve = QuatTrack::new(xyzw);
                 out.add_curve_to_target(
                     target,
                     AnimatableCurve::new(animated_field!(Transform::rotation), curve),

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bevy::math::curve::{Curve as BevyCurve, Interval};
 use bevy::prelude::*;
 
-use crate::curve::Curve;
+use crate::curve::{Curve, keys_share_times, sample_shared};
 
 /// Signs of the Z mirror for positions.
 pub const MIRROR_POSITION: [f32; 3] = [1.0, 1.0, -1.0];
@@ -73,6 +73,23 @@ pub struct Vec3Track {
     #[reflect(ignore)]
     pub xyz: Arc<[Curve; 3]>,
     pub signs: [f32; 3],
+    /// The components share their key times: find the segment once.
+    pub shared: bool,
+}
+
+impl Vec3Track {
+    pub fn new(xyz: Arc<[Curve; 3]>, signs: [f32; 3]) -> Self {
+        let shared = keys_share_times(&xyz[..]);
+        Vec3Track { xyz, signs, shared }
+    }
+
+    fn components(&self, t: f32) -> [f32; 3] {
+        if self.shared {
+            sample_shared(&self.xyz, t)
+        } else {
+            self.xyz.each_ref().map(|c| c.sample(t))
+        }
+    }
 }
 
 impl BevyCurve<Vec3> for Vec3Track {
@@ -80,12 +97,7 @@ impl BevyCurve<Vec3> for Vec3Track {
         Interval::EVERYWHERE
     }
     fn sample_unchecked(&self, t: f32) -> Vec3 {
-        let [x, y, z] = &*self.xyz;
-        Vec3::new(
-            x.sample(t) * self.signs[0],
-            y.sample(t) * self.signs[1],
-            z.sample(t) * self.signs[2],
-        )
+        Vec3::from_array(self.components(t)) * Vec3::from_array(self.signs)
     }
 }
 
@@ -95,6 +107,15 @@ impl BevyCurve<Vec3> for Vec3Track {
 pub struct QuatTrack {
     #[reflect(ignore)]
     pub xyzw: Arc<[Curve; 4]>,
+    /// The components share their key times: find the segment once.
+    pub shared: bool,
+}
+
+impl QuatTrack {
+    pub fn new(xyzw: Arc<[Curve; 4]>) -> Self {
+        let shared = keys_share_times(&xyzw[..]);
+        QuatTrack { xyzw, shared }
+    }
 }
 
 impl BevyCurve<Quat> for QuatTrack {
@@ -102,8 +123,12 @@ impl BevyCurve<Quat> for QuatTrack {
         Interval::EVERYWHERE
     }
     fn sample_unchecked(&self, t: f32) -> Quat {
-        let [x, y, z, w] = &*self.xyzw;
-        rotation_to_bevy([x.sample(t), y.sample(t), z.sample(t), w.sample(t)])
+        let q = if self.shared {
+            sample_shared(&self.xyzw, t)
+        } else {
+            self.xyzw.each_ref().map(|c| c.sample(t))
+        };
+        rotation_to_bevy(q)
     }
 }
 
