@@ -5,27 +5,14 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use clipscope::authoring::{
     Binding, Bundle, ClipSpec, Frame, MecanimClip, UnityTarget, write_bundle,
 };
 use clipscope::check::check_workspace;
 use clipscope::clip::BindingKind;
-use common::data;
+use common::{clipscope, data};
 use serde_json::Value;
-
-fn clipscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 /// Runs `check ARGS --json` and parses the array of reports.
 fn check_json(args: &[&str]) -> (i32, Vec<Value>) {

@@ -2,22 +2,8 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::data;
+use common::{clipscope, data};
 use serde_json::Value;
-
-fn clipscope(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn sample_prints_exactly_the_documented_object() {

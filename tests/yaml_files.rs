@@ -3,33 +3,16 @@
 //! forms, a YAML clip agrees with the same clip built into a bundle, a clip's bindings land
 //! on its prefab's joints, controllers' clips resolve through `.meta` files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use clipscope::clip::BindingKind;
 use clipscope::unity::clip::AnimationClip;
 use clipscope::yaml::{self, YamlContents, is_yaml, meta_guid, read_yaml};
 use clipscope::{ClipData, OpenOptions, Workspace, decode_clip, path_hash};
+use common::data;
 use rabex::UnityVersion;
-
-/// `../shared/data/<rel>`, or `None` (with a printed reason) when the folder is missing.
-/// (Copied from `tests/common`.)
-fn data(rel: &str) -> Option<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
-    if !root.is_dir() {
-        eprintln!(
-            "SKIP: {} is missing; this test needs the shared Unity files",
-            root.display()
-        );
-        return None;
-    }
-    let path = root.join(rel);
-    assert!(
-        path.exists(),
-        "{} is missing from the shared data",
-        path.display()
-    );
-    Some(path)
-}
 
 /// Reads a YAML file, asserting it reads with no warning.
 fn read(path: &Path) -> YamlContents {

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use clipscope::workspace::ClipEntry;
 use clipscope::{ClipData, OpenOptions, Workspace};
@@ -52,4 +53,17 @@ pub fn curve_of(
             .is_some_and(|b| b.path == path && b.attribute == attribute && b.type_id == type_id)
             && clip.curves[i].component == component
     })
+}
+
+/// Runs the `clipscope` binary: (exit code, stdout, stderr).
+pub fn clipscope(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
