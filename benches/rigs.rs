@@ -11,6 +11,7 @@ use bevy::animation::gltf_curves::{CubicKeyframeCurve, CubicRotationCurve};
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
 use bevy::animation::{AnimatedBy, AnimationPlayer, AnimationPlugin, AnimationTargetId};
 use bevy::asset::uuid::Uuid;
+use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
@@ -138,7 +139,52 @@ fn run(unity: bool, frames: usize) -> f64 {
     frames as f64 / start.elapsed().as_secs_f64()
 }
 
+/// Nanoseconds per `sample_clamped` of one track, ours and Bevy's glTF curve on the same keys
+/// (`cargo bench --bench rigs -- --sampling`).
+fn sampling_only() {
+    let c: Vec<Vec<Key>> = (0..4).map(keys).collect();
+    let vec3 = Vec3Track::new(
+        Arc::new([0, 1, 2].map(|i| UnityCurve::from_keys(c[i].clone()))),
+        [1.0; 3],
+    );
+    let quat = QuatTrack::new(Arc::new(
+        [0, 1, 2, 3].map(|i| UnityCurve::from_keys(c[i].clone())),
+    ));
+    let times: Vec<f32> = c[0].iter().map(|k| k.time).collect();
+    let triple = |k: usize, n: usize| -> [Vec4; 3] {
+        let at = |f: fn(&Key) -> f32| {
+            Vec4::from_array([0, 1, 2, 3].map(|i| if i < n { f(&c[i][k]) } else { 0.0 }))
+        };
+        [at(|k| k.in_slope), at(|k| k.value), at(|k| k.out_slope)]
+    };
+    let gltf3 = CubicKeyframeCurve::new(
+        times.clone(),
+        (0..KEYS).flat_map(|k| triple(k, 3).map(|v| v.truncate())),
+    )
+    .expect("keys");
+    let gltf4 = CubicRotationCurve::new(times, (0..KEYS).flat_map(|k| triple(k, 4))).expect("keys");
+    let n = 2_000_000u32;
+    let time = |i: u32| std::hint::black_box((i % 1000) as f32 * 0.001);
+    let measure = |name: &str, f: &dyn Fn(f32) -> f32| {
+        let start = Instant::now();
+        let sum: f32 = (0..n).map(|i| f(time(i))).sum();
+        println!(
+            "  {name:<28} {:>5.1} ns  ({sum:.1})",
+            start.elapsed().as_nanos() as f64 / n as f64
+        );
+    };
+    println!("one track, sample_clamped:");
+    measure("clipscope position", &|t| vec3.sample_clamped(t).x);
+    measure("Bevy glTF cubic position", &|t| gltf3.sample_clamped(t).x);
+    measure("clipscope rotation", &|t| quat.sample_clamped(t).w);
+    measure("Bevy glTF cubic rotation", &|t| gltf4.sample_clamped(t).w);
+}
+
 fn main() {
+    if std::env::args().any(|a| a == "--sampling") {
+        sampling_only();
+        return;
+    }
     if std::env::args().any(|a| a == "--list") {
         println!("rigs: bench");
         return;

@@ -136,13 +136,31 @@ fn bezier_segment(lhs: &Key, rhs: &Key, dx: f32) -> Segment {
 /// Unity's cubic Hermite in basis form: `s` in `[0, 1]`, end values `p0`, `p1` and end
 /// tangents `m0`, `m1` already scaled by the segment duration.
 fn hermite(s: f32, p0: f32, m0: f32, m1: f32, p1: f32) -> f32 {
-    let s2 = s * s;
-    let s3 = s2 * s;
-    let a = 2.0 * s3 - 3.0 * s2 + 1.0;
-    let b = s3 - 2.0 * s2 + s;
-    let c = s3 - s2;
-    let d = -2.0 * s3 + 3.0 * s2;
-    a * p0 + b * m0 + c * m1 + d * p1
+    HermiteBasis::at(s).apply(p0, m0, m1, p1)
+}
+
+/// The four Hermite basis weights at `s`, shared by curves that share a segment.
+#[derive(Clone, Copy)]
+struct HermiteBasis([f32; 4]);
+
+impl HermiteBasis {
+    #[inline]
+    fn at(s: f32) -> Self {
+        let s2 = s * s;
+        let s3 = s2 * s;
+        HermiteBasis([
+            2.0 * s3 - 3.0 * s2 + 1.0,
+            s3 - 2.0 * s2 + s,
+            s3 - s2,
+            -2.0 * s3 + 3.0 * s2,
+        ])
+    }
+
+    #[inline]
+    fn apply(self, p0: f32, m0: f32, m1: f32, p1: f32) -> f32 {
+        let [a, b, c, d] = self.0;
+        a * p0 + b * m0 + c * m1 + d * p1
+    }
 }
 
 /// The derivative of [`hermite`] with respect to `s`.
@@ -257,11 +275,28 @@ pub fn sample_shared<const N: usize>(curves: &[Curve; N], t: f32) -> [f32; N] {
     };
     let lhs = segment_index(keys, local);
     let rhs = (lhs + 1).min(keys.len() - 1);
+    let (Some(a), Some(b)) = (keys.get(lhs), keys.get(rhs)) else {
+        return curves.each_ref().map(|c| c.sample(t));
+    };
+    // The segment's span and position are the same for every curve; so is the basis.
+    let dx = b.time - a.time;
+    let s = if dx == 0.0 {
+        0.0
+    } else {
+        (local - a.time) / dx
+    };
+    let basis = HermiteBasis::at(s);
     curves.each_ref().map(|c| {
         let k = c.keys();
-        match (k.get(lhs), k.get(rhs)) {
-            (Some(a), Some(b)) => segment_value(a, b, local),
-            _ => c.sample(t),
+        let (Some(lhs), Some(rhs)) = (k.get(lhs), k.get(rhs)) else {
+            return c.sample(t);
+        };
+        if s == 0.0 || is_step(lhs, rhs) {
+            lhs.value
+        } else if is_weighted(lhs, rhs) {
+            segment_value(lhs, rhs, local)
+        } else {
+            basis.apply(lhs.value, lhs.out_slope * dx, rhs.in_slope * dx, rhs.value)
         }
     })
 }
