@@ -93,3 +93,79 @@ fn truncated_and_corrupted_files_never_panic() {
     }
     assert!(runs > 3000, "only {runs} runs");
 }
+
+#[test]
+fn corrupted_text_project_files_never_panic() {
+    let Some(root) = common::data("yaml") else {
+        return;
+    };
+    let mut rng = Rng(0x7e47_5eed_0000_0001);
+    let mut runs = 0;
+    for path in files(&root)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e != "txt"))
+    {
+        let original = std::fs::read(&path).unwrap();
+        for i in 0..12 {
+            let len = original.len() * i / 12;
+            assert!(
+                survives(&path, original[..len].to_vec()),
+                "{} truncated to {len} bytes",
+                path.display()
+            );
+            runs += 1;
+        }
+        for _ in 0..40 {
+            let mut bytes = original.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(bytes.len());
+                bytes[at] = b" :-[]{}\n0123456789.abc!&*"[rng.below(24)];
+            }
+            assert!(
+                survives(&path, bytes),
+                "{} with changed bytes (seed state {:#x})",
+                path.display(),
+                rng.0
+            );
+            runs += 1;
+        }
+    }
+    assert!(runs > 1000, "only {runs} runs");
+}
+
+#[test]
+fn the_command_line_exits_0_or_1_on_corrupted_files() {
+    let Some(root) = common::data("binary") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0xc11_0000_5eed);
+    for path in files(&root) {
+        let original = std::fs::read(&path).unwrap();
+        for n in 0..6 {
+            let mut bytes = original.clone();
+            if n == 0 {
+                bytes.truncate(original.len() / 3);
+            }
+            for _ in 0..1 + rng.below(4) {
+                let span = bytes.len().min(4096);
+                let at = rng.below(span);
+                bytes[at] ^= 1 << rng.below(8);
+            }
+            let target = dir.join(format!(
+                "case-{n}-{}",
+                path.file_name().unwrap().to_string_lossy()
+            ));
+            std::fs::write(&target, &bytes).unwrap();
+            let (code, _, err) = common::clipscope(&["list", target.to_str().unwrap()]);
+            assert!(
+                code == 0 || code == 1,
+                "{}: exit {code}: {err}",
+                target.display()
+            );
+            assert!(!err.contains("panicked"), "{}: {err}", target.display());
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
