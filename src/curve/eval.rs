@@ -24,19 +24,38 @@ use super::{Curve, CurveShape, DEFAULT_WEIGHT, Infinity, Key, WEIGHTED_IN, WEIGH
 /// Keys are usually evenly spaced (baked at the clip's frame rate), so the index is first
 /// guessed from the time and checked against its two neighbours; when the guess is wrong
 /// the answer comes from a binary search. Both give the same index on sorted keys.
-pub fn segment_index(keys: &[Key], t: f32) -> usize {
+pub fn segment_index<K: KeyTime>(keys: &[K], t: f32) -> usize {
     guess_segment(keys, t).unwrap_or_else(|| upper_bound(keys, t).saturating_sub(1))
 }
 
+/// Something with a key time: a [`Key`], or a bare time.
+pub trait KeyTime {
+    fn key_time(&self) -> f32;
+}
+
+impl KeyTime for Key {
+    #[inline]
+    fn key_time(&self) -> f32 {
+        self.time
+    }
+}
+
+impl KeyTime for f32 {
+    #[inline]
+    fn key_time(&self) -> f32 {
+        *self
+    }
+}
+
 /// The first index whose key time is greater than `t` (a plain binary search).
-fn upper_bound(keys: &[Key], t: f32) -> usize {
-    keys.partition_point(|key| key.time <= t)
+fn upper_bound<K: KeyTime>(keys: &[K], t: f32) -> usize {
+    keys.partition_point(|key| key.key_time() <= t)
 }
 
 /// The segment index read off evenly spaced keys, if the keys around the guess confirm it:
 /// `keys[i].time <= t < keys[i + 1].time`. `None` when it cannot be confirmed.
-fn guess_segment(keys: &[Key], t: f32) -> Option<usize> {
-    let (first, last) = (keys.first()?.time, keys.last()?.time);
+fn guess_segment<K: KeyTime>(keys: &[K], t: f32) -> Option<usize> {
+    let (first, last) = (keys.first()?.key_time(), keys.last()?.key_time());
     let span = last - first;
     let last_segment = keys.len().checked_sub(2)?;
     let segments = (last_segment + 1) as f32;
@@ -49,12 +68,12 @@ fn guess_segment(keys: &[Key], t: f32) -> Option<usize> {
     // In range, so the truncating cast is exact and at most `last_segment`.
     let index = (position as usize).min(last_segment);
     let (lhs, rhs) = (keys.get(index)?, keys.get(index + 1)?);
-    (lhs.time <= t && t < rhs.time).then_some(index)
+    (lhs.key_time() <= t && t < rhs.key_time()).then_some(index)
 }
 
 /// Where a time falls relative to a curve's defined range, after pre/post infinity.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Local {
+pub(super) enum Local {
     /// Evaluate the curve inside its range at this time.
     Inside(f32),
     /// Evaluate inside at this time; the local time runs backwards (ping-pong return leg),
@@ -71,7 +90,13 @@ enum Local {
 /// NaN samples the first time; ±infinity holds the ends whatever the modes; a range that is
 /// not finite and positive clamps.
 #[inline]
-fn wrap_into_range(t: f32, first: f32, last: f32, pre: Infinity, post: Infinity) -> Local {
+pub(super) fn wrap_into_range(
+    t: f32,
+    first: f32,
+    last: f32,
+    pre: Infinity,
+    post: Infinity,
+) -> Local {
     if t.is_nan() {
         return Local::Inside(first);
     }
@@ -141,11 +166,11 @@ fn hermite(s: f32, p0: f32, m0: f32, m1: f32, p1: f32) -> f32 {
 
 /// The four Hermite basis weights at `s`, shared by curves that share a segment.
 #[derive(Clone, Copy)]
-struct HermiteBasis([f32; 4]);
+pub(super) struct HermiteBasis([f32; 4]);
 
 impl HermiteBasis {
     #[inline]
-    fn at(s: f32) -> Self {
+    pub(super) fn at(s: f32) -> Self {
         let s2 = s * s;
         let s3 = s2 * s;
         HermiteBasis([
@@ -157,7 +182,7 @@ impl HermiteBasis {
     }
 
     #[inline]
-    fn apply(self, p0: f32, m0: f32, m1: f32, p1: f32) -> f32 {
+    pub(super) fn apply(self, p0: f32, m0: f32, m1: f32, p1: f32) -> f32 {
         let [a, b, c, d] = self.0;
         a * p0 + b * m0 + c * m1 + d * p1
     }

@@ -7,10 +7,12 @@
 //! and the per-curve pre/post infinity. All arithmetic is in `f32`, as in Unity.
 
 mod eval;
+mod packed;
 mod weighted;
 mod wrap;
 
-pub use eval::{keys_share_times, sample_shared, segment_index};
+pub use eval::{KeyTime, keys_share_times, sample_shared, segment_index};
+pub use packed::PackedCurves;
 pub use wrap::{WrapMode, ping_pong, repeat};
 
 /// The default Bezier handle weight of an unweighted key side (a third of the segment).

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bevy::math::curve::{Curve as BevyCurve, Interval};
 use bevy::prelude::*;
 
-use crate::curve::{Curve, keys_share_times, sample_shared};
+use crate::curve::{Curve, PackedCurves, keys_share_times, sample_shared};
 
 /// Signs of the Z mirror for positions.
 pub const MIRROR_POSITION: [f32; 3] = [1.0, 1.0, -1.0];
@@ -73,22 +73,31 @@ pub struct Vec3Track {
     #[reflect(ignore)]
     pub xyz: Arc<[Curve; 3]>,
     pub signs: [f32; 3],
-    /// The components share their key times: find the segment once.
-    pub shared: bool,
+    /// The components packed side by side, when they share their key times.
+    #[reflect(ignore)]
+    pub packed: Option<Arc<PackedCurves<3>>>,
 }
 
 impl Vec3Track {
     pub fn new(xyz: Arc<[Curve; 3]>, signs: [f32; 3]) -> Self {
-        let shared = keys_share_times(&xyz[..]);
-        Vec3Track { xyz, signs, shared }
+        let packed = PackedCurves::new(&xyz).map(Arc::new);
+        Vec3Track { xyz, signs, packed }
     }
 
     fn components(&self, t: f32) -> [f32; 3] {
-        if self.shared {
-            sample_shared(&self.xyz, t)
-        } else {
-            self.xyz.each_ref().map(|c| c.sample(t))
+        match &self.packed {
+            Some(p) => p.sample(t),
+            None => sample_components(&self.xyz, t),
         }
+    }
+}
+
+/// Samples curves one by one, or once per segment when they share their key times.
+fn sample_components<const N: usize>(curves: &[Curve; N], t: f32) -> [f32; N] {
+    if keys_share_times(&curves[..]) {
+        sample_shared(curves, t)
+    } else {
+        curves.each_ref().map(|c| c.sample(t))
     }
 }
 
@@ -107,14 +116,15 @@ impl BevyCurve<Vec3> for Vec3Track {
 pub struct QuatTrack {
     #[reflect(ignore)]
     pub xyzw: Arc<[Curve; 4]>,
-    /// The components share their key times: find the segment once.
-    pub shared: bool,
+    /// The components packed side by side, when they share their key times.
+    #[reflect(ignore)]
+    pub packed: Option<Arc<PackedCurves<4>>>,
 }
 
 impl QuatTrack {
     pub fn new(xyzw: Arc<[Curve; 4]>) -> Self {
-        let shared = keys_share_times(&xyzw[..]);
-        QuatTrack { xyzw, shared }
+        let packed = PackedCurves::new(&xyzw).map(Arc::new);
+        QuatTrack { xyzw, packed }
     }
 }
 
@@ -123,10 +133,9 @@ impl BevyCurve<Quat> for QuatTrack {
         Interval::EVERYWHERE
     }
     fn sample_unchecked(&self, t: f32) -> Quat {
-        let q = if self.shared {
-            sample_shared(&self.xyzw, t)
-        } else {
-            self.xyzw.each_ref().map(|c| c.sample(t))
+        let q = match &self.packed {
+            Some(p) => p.sample(t),
+            None => sample_components(&self.xyzw, t),
         };
         rotation_to_bevy(q)
     }
