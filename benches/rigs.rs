@@ -197,7 +197,9 @@ fn main() {
         bevys = bevys.max(run(false, frames));
         ours = ours.max(run(true, frames));
     }
-    println!("{RIGS} rigs x {JOINTS} joints (translation + rotation each), best of 2 runs of {frames} frames:");
+    println!(
+        "{RIGS} rigs x {JOINTS} joints (translation + rotation each), best of 2 runs of {frames} frames:"
+    );
     println!("  clipscope curves : {ours:8.1} frames/s");
     println!("  Bevy glTF curves : {bevys:8.1} frames/s");
     println!(
