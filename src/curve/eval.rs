@@ -258,74 +258,6 @@ fn keys_value(keys: &[Key], pre: Infinity, post: Infinity, t: f32) -> f32 {
     segment_keys(keys, local).map_or(0.0, |(lhs, rhs)| segment_value(lhs, rhs, local))
 }
 
-/// True when every curve is stored as keys with the same key times and infinities, so
-/// [`sample_shared`] may find their segment once for all of them (the components of a
-/// Transform track usually are).
-pub fn keys_share_times(curves: &[Curve]) -> bool {
-    let Some(first) = curves.first() else {
-        return false;
-    };
-    let times = first.keys();
-    times.len() >= 2
-        && curves.iter().all(|c| {
-            matches!(c.shape, CurveShape::Keys(_))
-                && c.pre_infinity == first.pre_infinity
-                && c.post_infinity == first.post_infinity
-                && c.keys().len() == times.len()
-                && c.keys().iter().zip(times).all(|(a, b)| a.time == b.time)
-        })
-}
-
-/// Samples curves that [`keys_share_times`], finding the segment once; the same values as
-/// sampling each curve on its own.
-pub fn sample_shared<const N: usize>(curves: &[Curve; N], t: f32) -> [f32; N] {
-    let Some(lead) = curves.first() else {
-        return [0.0; N];
-    };
-    let keys = lead.keys();
-    let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
-        return curves.each_ref().map(|c| c.sample(t));
-    };
-    let value_at = |c: &Curve, i: usize| c.keys().get(i).map_or(0.0, |k| k.value);
-    let local = match wrap_into_range(
-        t,
-        first.time,
-        last.time,
-        lead.pre_infinity,
-        lead.post_infinity,
-    ) {
-        Local::First => return curves.each_ref().map(|c| value_at(c, 0)),
-        Local::Last => return curves.each_ref().map(|c| value_at(c, keys.len() - 1)),
-        Local::Inside(local) | Local::Mirrored(local) => local,
-    };
-    let lhs = segment_index(keys, local);
-    let rhs = (lhs + 1).min(keys.len() - 1);
-    let (Some(a), Some(b)) = (keys.get(lhs), keys.get(rhs)) else {
-        return curves.each_ref().map(|c| c.sample(t));
-    };
-    // The segment's span and position are the same for every curve; so is the basis.
-    let dx = b.time - a.time;
-    let s = if dx == 0.0 {
-        0.0
-    } else {
-        (local - a.time) / dx
-    };
-    let basis = HermiteBasis::at(s);
-    curves.each_ref().map(|c| {
-        let k = c.keys();
-        let (Some(lhs), Some(rhs)) = (k.get(lhs), k.get(rhs)) else {
-            return c.sample(t);
-        };
-        if s == 0.0 || is_step(lhs, rhs) {
-            lhs.value
-        } else if is_weighted(lhs, rhs) {
-            segment_value(lhs, rhs, local)
-        } else {
-            basis.apply(lhs.value, lhs.out_slope * dx, rhs.in_slope * dx, rhs.value)
-        }
-    })
-}
-
 /// Per-second slope of a key curve at `t`.
 fn keys_slope(keys: &[Key], pre: Infinity, post: Infinity, t: f32) -> f32 {
     let (Some(first), Some(last)) = (keys.first(), keys.last()) else {
@@ -860,30 +792,6 @@ mod tests {
         ]);
         assert_eq!(curve.sample(0.0), 1.0);
         assert_eq!(curve.sample(10.0), 2.0);
-    }
-
-    #[test]
-    fn shared_sampling_equals_separate_sampling() {
-        let a = curve_with(wave(), Infinity::Repeat, Infinity::PingPong);
-        let mut shifted = wave();
-        for k in &mut shifted {
-            k.value *= -2.0;
-            k.out_slope = k.out_slope * 0.5 + 1.0;
-        }
-        let b = curve_with(shifted, Infinity::Repeat, Infinity::PingPong);
-        let curves = [a, b];
-        assert!(keys_share_times(&curves));
-        for i in -200..400 {
-            let t = i as f32 * 0.037;
-            let [x, y] = sample_shared(&curves, t);
-            assert_eq!((x, y), (curves[0].sample(t), curves[1].sample(t)), "t={t}");
-        }
-        let other = curve_with(
-            vec![Key::new(0.0, 1.0, 0.0, 0.0), Key::new(9.0, 1.0, 0.0, 0.0)],
-            Infinity::Clamp,
-            Infinity::Clamp,
-        );
-        assert!(!keys_share_times(&[curves[0].clone(), other]));
     }
 
     #[test]

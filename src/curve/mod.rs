@@ -11,7 +11,7 @@ mod packed;
 mod weighted;
 mod wrap;
 
-pub use eval::{KeyTime, keys_share_times, sample_shared, segment_index};
+pub use eval::{KeyTime, segment_index};
 pub use packed::PackedCurves;
 pub use wrap::{WrapMode, ping_pong, repeat};
 

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use bevy::math::curve::{Curve as BevyCurve, Interval};
 use bevy::prelude::*;
 
-use crate::curve::{Curve, PackedCurves, keys_share_times, sample_shared};
+use crate::curve::{Curve, PackedCurves};
 
 /// Signs of the Z mirror for positions.
 pub const MIRROR_POSITION: [f32; 3] = [1.0, 1.0, -1.0];
@@ -92,13 +92,9 @@ impl Vec3Track {
     }
 }
 
-/// Samples curves one by one, or once per segment when they share their key times.
+/// Samples curves one by one.
 fn sample_components<const N: usize>(curves: &[Curve; N], t: f32) -> [f32; N] {
-    if keys_share_times(&curves[..]) {
-        sample_shared(curves, t)
-    } else {
-        curves.each_ref().map(|c| c.sample(t))
-    }
+    curves.each_ref().map(|c| c.sample(t))
 }
 
 impl BevyCurve<Vec3> for Vec3Track {
