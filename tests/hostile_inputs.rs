@@ -169,3 +169,36 @@ fn the_command_line_exits_0_or_1_on_corrupted_files() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A 100,000-key streamed curve decodes and samples at 100,000 times with the right values.
+/// (No timing is asserted: a quadratic key lookup would turn this into an hour-long run.)
+#[test]
+fn hundred_thousand_key_curves_decode_and_sample() {
+    use clipscope::clip::streamed::{ValueKind, decode};
+    use clipscope::curve::Curve;
+    const KEYS: usize = 100_000;
+    let mut words = vec![(-f32::MAX).to_bits(), 1, 0, 0, 0, 0, 0];
+    for k in 0..KEYS {
+        // Keys at irregular times (so the segment guess often misses) with constant segments.
+        let t = k as f32 * 0.01 + if k % 3 == 0 { 0.004 } else { 0.0 };
+        words.extend([
+            t.to_bits(),
+            1,
+            0,
+            0f32.to_bits(),
+            0f32.to_bits(),
+            0f32.to_bits(),
+            (k as f32).to_bits(),
+        ]);
+    }
+    words.extend([f32::INFINITY.to_bits(), 0]);
+    let decoded = decode(&words, 1, |_| ValueKind::Cubic).expect("decodes");
+    let curve = Curve::from_keys(decoded.curves.into_iter().next().unwrap());
+    assert_eq!(curve.keys().len(), KEYS + 1);
+    let mut rng = Rng(0x100_000);
+    for _ in 0..KEYS {
+        let k = rng.below(KEYS);
+        let t = curve.keys()[k + 1].time;
+        assert_eq!(curve.sample(t), k as f32, "at key {k}");
+    }
+}
