@@ -18,6 +18,13 @@ pub enum Error {
         path: PathBuf,
         source: ContainerError,
     },
+    /// A text-serialized (YAML) file that could not be read; the message names the file and
+    /// the document.
+    #[error("{source}")]
+    Text {
+        path: PathBuf,
+        source: crate::yaml::YamlError,
+    },
     /// `location` is the file, plus the inner file's name for containers.
     #[error("{location}: {source}")]
     Serialized {

@@ -239,10 +239,10 @@ impl Workspace {
             .guid_indexes
             .entry(root.clone())
             .or_insert_with(|| crate::yaml::GuidIndex::build(&root));
-        let contents = crate::yaml::read_yaml_with_index(path, &text, index).map_err(|e| {
-            Error::Container {
+        let contents = crate::yaml::read_yaml_with_index(path, &text, index).map_err(|source| {
+            Error::Text {
                 path: path.to_path_buf(),
-                source: container::ContainerError::NotUnity(e.to_string()),
+                source,
             }
         })?;
         let f = self.files.len();

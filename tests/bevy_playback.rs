@@ -76,6 +76,13 @@ fn setup(app: &mut App, skeleton: &Skeleton, clip: &ClipData) -> Entity {
     root
 }
 
+/// Sets the wrap mode and starts playing.
+fn play(app: &mut App, root: Entity, wrap: WrapMode) {
+    let mut playback = app.world_mut().get_mut::<UnityPlayback>(root).unwrap();
+    playback.playhead.wrap = wrap;
+    playback.playhead.paused = false;
+}
+
 /// The transform the decoded clip gives the joint at `path_hash` at clip time `t`, in Bevy's
 /// space, starting from its rest pose.
 fn expected(clip: &ClipData, rest: Transform, path_hash: u32, t: f32) -> Transform {
@@ -199,12 +206,7 @@ fn legacy_clips_play_on_their_web_player_rig_in_every_wrap_mode() {
         ] {
             let mut app = app();
             let root = setup(&mut app, &rig.skeleton, &clip);
-            {
-                let mut playback = app.world_mut().get_mut::<UnityPlayback>(root).unwrap();
-                let p = &mut playback.playhead;
-                p.wrap = wrap;
-                p.paused = false;
-            }
+            play(&mut app, root, wrap);
             let frames = (clip.length() / DT * 2.5) as usize + 2;
             let seen = check_frames(&mut app, root, &rig.skeleton, &clip, frames);
             let last = *seen.last().unwrap();
@@ -276,12 +278,7 @@ fn streamed_clip_plays_on_its_scene_cube() {
     ] {
         let mut app = app();
         let root = setup(&mut app, &rig.skeleton, &clip);
-        {
-            let mut playback = app.world_mut().get_mut::<UnityPlayback>(root).unwrap();
-            let p = &mut playback.playhead;
-            p.wrap = wrap;
-            p.paused = false;
-        }
+        play(&mut app, root, wrap);
         check_frames(&mut app, root, &rig.skeleton, &clip, 150);
     }
 }

@@ -130,7 +130,7 @@ impl KeyframeCurves {
         }
     }
 
-    fn floats(&mut self, list: &[raw::FloatCurve]) {
+    fn floats<'a>(&mut self, list: impl IntoIterator<Item = &'a raw::FloatCurve>) {
         for f in list {
             let class_id = f.classID.i32();
             let mut binding = GenericBinding {
@@ -341,7 +341,7 @@ impl KeyframeCurves {
             };
             self.add(transform_binding(&path, attr, custom), kind, curves);
         }
-        let missing: Vec<raw::FloatCurve> = floats
+        let missing: Vec<&raw::FloatCurve> = floats
             .into_iter()
             .filter(|f| {
                 let (p, a) = (path_hash(&f.path), attribute_hash(&f.attribute));
@@ -350,20 +350,8 @@ impl KeyframeCurves {
                     .iter()
                     .any(|b| b.path == p && b.attribute == a && b.type_id == f.classID.i32())
             })
-            .map(|f| raw::FloatCurve {
-                curve: raw::AnimationCurve {
-                    m_Curve: f.curve.m_Curve.clone(),
-                    m_PreInfinity: f.curve.m_PreInfinity,
-                    m_PostInfinity: f.curve.m_PostInfinity,
-                    m_RotationOrder: f.curve.m_RotationOrder,
-                },
-                attribute: f.attribute.clone(),
-                path: f.path.clone(),
-                classID: f.classID,
-                script: f.script,
-            })
             .collect();
-        self.floats(&missing);
+        self.floats(missing);
     }
 }
 

@@ -9,13 +9,14 @@ use bevy::prelude::*;
 
 use super::ViewerOptions;
 use super::camera::OrbitCamera;
+use crate::check::pick_rig;
 use crate::clip::{BindingKind, ClipData};
 use crate::plugin::{
     LoadedClip, RigRoot, UnityPlayback, Unmatched, bevy_clip, play_clip, rest_transform, spawn_rig,
     unmatched_bindings,
 };
 use crate::rig::Skeleton;
-use crate::workspace::{ObjectRef, RigEntry, Workspace};
+use crate::workspace::{ObjectRef, Workspace};
 
 /// The opened files: the main set, and the one the rig comes from when `--rig` was given.
 #[derive(Resource, Clone)]
@@ -86,30 +87,13 @@ pub fn choose_rig(
     at: ObjectRef,
     clip: &ClipData,
 ) -> (String, Skeleton, BTreeMap<u32, String>) {
-    let matches = |r: &RigEntry| {
-        clip.bindings
-            .iter()
-            .filter(|b| r.skeleton.joint_by_hash(b.path).is_some())
-            .count()
-    };
-    let pick =
-        |ws: &Workspace, listed: bool| -> Option<(String, Skeleton, BTreeMap<u32, String>)> {
-            let rig = ws
-                .rigs
-                .iter()
-                .find(|r| listed && r.clips.contains(&at))
-                .or_else(|| {
-                    ws.rigs
-                        .iter()
-                        .filter(|r| matches(r) > 0)
-                        .max_by_key(|r| matches(r))
-                })?;
-            Some((rig.name.clone(), rig.skeleton.clone(), rig.tos.clone()))
-        };
-    let found = match &library.rig {
-        Some(rig_ws) => pick(rig_ws, false),
-        None => pick(&library.main, true),
-    };
+    // The same choice as `clipscope check`: a rig that lists the clip, else the one matching
+    // most of its paths. A `--rig` file's rigs never list it, so they match by path.
+    let ws = library.rig.as_deref().unwrap_or(&library.main);
+    let found = pick_rig(&ws.rigs, at, clip).map(|(i, _)| {
+        let rig = &ws.rigs[i];
+        (rig.name.clone(), rig.skeleton.clone(), rig.tos.clone())
+    });
     if let Some((name, skeleton, tos)) = found {
         let mut names: BTreeMap<u32, String> = skeleton
             .joints
