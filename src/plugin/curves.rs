@@ -75,12 +75,12 @@ pub struct Vec3Track {
     pub signs: [f32; 3],
     /// The components packed side by side, when they share their key times.
     #[reflect(ignore)]
-    pub packed: Option<Arc<PackedCurves<3>>>,
+    pub packed: Option<PackedCurves<3>>,
 }
 
 impl Vec3Track {
     pub fn new(xyz: Arc<[Curve; 3]>, signs: [f32; 3]) -> Self {
-        let packed = PackedCurves::new(&xyz).map(Arc::new);
+        let packed = PackedCurves::new(&xyz);
         Vec3Track { xyz, signs, packed }
     }
 
@@ -114,12 +114,12 @@ pub struct QuatTrack {
     pub xyzw: Arc<[Curve; 4]>,
     /// The components packed side by side, when they share their key times.
     #[reflect(ignore)]
-    pub packed: Option<Arc<PackedCurves<4>>>,
+    pub packed: Option<PackedCurves<4>>,
 }
 
 impl QuatTrack {
     pub fn new(xyzw: Arc<[Curve; 4]>) -> Self {
-        let packed = PackedCurves::new(&xyzw).map(Arc::new);
+        let packed = PackedCurves::new(&xyzw);
         QuatTrack { xyzw, packed }
     }
 }
