@@ -394,3 +394,118 @@ fn the_asset_loader_yields_clips_and_rigs() {
         .load("duck.unity3d#Run");
     assert_eq!(by_label.id(), file.clip("Run").unwrap().handle.id());
 }
+
+/// The clip of a text `.anim` from `yaml/modular-avatar`, and a rig of its bound paths.
+#[cfg(feature = "scene")]
+fn modular_avatar_clip(file: &str, name: &str) -> Option<(ClipData, Skeleton)> {
+    let path = common::data(&format!("yaml/modular-avatar/{file}"))?;
+    let ws = common::open(&[path]);
+    let clip = common::clip(&ws, name).clone();
+    let paths: Vec<String> = clip
+        .bindings
+        .iter()
+        .filter_map(|b| b.path_name.clone())
+        .collect();
+    let skeleton = Skeleton::from_paths(paths.iter().map(String::as_str));
+    Some((clip, skeleton))
+}
+
+/// Advances to clip time `t` (a multiple of the frame time) and returns it.
+#[cfg(feature = "scene")]
+fn play_to(app: &mut App, root: Entity, frames: usize) -> f32 {
+    for _ in 0..frames {
+        app.update();
+    }
+    app.world()
+        .get::<UnityPlayback>(root)
+        .unwrap()
+        .playhead
+        .clip_time()
+}
+
+#[test]
+#[cfg(feature = "scene")]
+fn is_active_curves_drive_visibility() {
+    use bevy::camera::visibility::Visibility;
+    let Some((clip, skeleton)) = modular_avatar_clip("clap_on.anim", "clap_on") else {
+        return;
+    };
+    // clap_on: ClapEffect is active at 0 and steps to inactive at 1 s, the clip's end.
+    let hash = clipscope::path_hash("ClapEffect");
+    let mut app = app();
+    let root = setup(&mut app, &skeleton, &clip);
+    play(&mut app, root, WrapMode::ClampForever);
+    let effect = joint(&mut app, root, hash);
+    let t = play_to(&mut app, root, 15);
+    assert!(t > 0.4 && t < 1.0, "{t}");
+    assert_eq!(
+        app.world().get::<Visibility>(effect),
+        Some(&Visibility::Inherited)
+    );
+    let t = play_to(&mut app, root, 30);
+    assert_eq!(t, clip.stop, "clamp forever holds the end");
+    assert_eq!(
+        app.world().get::<Visibility>(effect),
+        Some(&Visibility::Hidden)
+    );
+    // Joints whose activity is not animated keep their visibility.
+    assert_eq!(
+        app.world().get::<Visibility>(root),
+        Some(&Visibility::Inherited)
+    );
+}
+
+#[test]
+#[cfg(feature = "scene")]
+fn blend_shape_curves_drive_morph_weights_by_name() {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::mesh::PrimitiveTopology;
+    use bevy::mesh::morph::MorphWeights;
+    let Some((clip, skeleton)) = modular_avatar_clip("BSSTAnimation.anim", "BSSTAnimation") else {
+        return;
+    };
+    let curve = |name: &str| {
+        let i = clip
+            .curves
+            .iter()
+            .position(|c| {
+                c.binding.is_some_and(|b| {
+                    clip.bindings[b].attribute_name.as_deref()
+                        == Some(format!("blendShape.{name}").as_str())
+                })
+            })
+            .expect("blend shape curve");
+        clip.curves[i].curve.clone()
+    };
+    let (shape_0, shape_1) = (curve("shape_0"), curve("shape_1"));
+    let mut app = app();
+    app.init_asset::<Mesh>();
+    let mut mesh = Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::default(),
+    );
+    // A target the clip does not animate, between two it does, in the mesh's own order.
+    mesh.set_morph_target_names(vec![
+        "shape_1".into(),
+        "unanimated".into(),
+        "shape_0".into(),
+    ]);
+    let mesh = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
+    let root = setup(&mut app, &skeleton, &clip);
+    let renderer = joint(&mut app, root, clipscope::path_hash("BaseMesh"));
+    app.world_mut()
+        .entity_mut(renderer)
+        .insert(MorphWeights::new(vec![0.0, 0.7, 0.0], Some(mesh)).unwrap());
+    play(&mut app, root, WrapMode::Loop);
+    let mut moved = false;
+    for _ in 0..40 {
+        let t = play_to(&mut app, root, 1);
+        let weights = app.world().get::<MorphWeights>(renderer).unwrap().weights();
+        let want = [shape_1.sample(t) / 100.0, 0.7, shape_0.sample(t) / 100.0];
+        for (got, want) in weights.iter().zip(want) {
+            assert!((got - want).abs() < 1e-5, "t={t}: {weights:?} vs {want}");
+        }
+        moved |= weights[2] > 0.1;
+    }
+    assert!(moved, "shape_0 rises to 100 over the second half");
+}

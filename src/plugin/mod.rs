@@ -11,6 +11,8 @@ pub mod curves;
 mod playback;
 mod properties;
 mod rig;
+#[cfg(feature = "scene")]
+pub mod scene;
 
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
 use bevy::app::AnimationSystems;
@@ -24,7 +26,9 @@ pub use properties::{
 };
 pub use rig::{RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings};
 
-/// Registers the Unity file asset and loader, the playhead system and the clip events.
+/// Registers the Unity file asset and loader, the playhead system and the clip events; with
+/// the `scene` feature, also the systems that show `m_IsActive` and blend shapes in Bevy's
+/// `Visibility` and `MorphWeights`.
 pub struct ClipscopePlugin;
 
 impl Plugin for ClipscopePlugin {
@@ -36,6 +40,13 @@ impl Plugin for ClipscopePlugin {
             .register_type::<RigJoint>()
             .add_message::<UnityClipEvent>()
             .add_systems(PostUpdate, drive_playback.before(AnimationSystems));
+        #[cfg(feature = "scene")]
+        app.add_systems(
+            PostUpdate,
+            (scene::apply_active, scene::apply_blend_shapes)
+                .after(AnimationSystems)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
     }
 }
 

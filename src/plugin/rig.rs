@@ -47,7 +47,8 @@ pub fn rest_transform(joint: &crate::rig::Joint) -> Transform {
 }
 
 /// Spawns one entity per joint (name, rest transform, animation target id from its path
-/// hash, parented as in the skeleton); the root also gets the `AnimationPlayer`. Returns the
+/// hash, parented as in the skeleton; with the `scene` feature also a `Visibility`); the root
+/// also gets the `AnimationPlayer`. Returns the
 /// root entity.
 pub fn spawn_rig(commands: &mut Commands, skeleton: &Skeleton) -> Entity {
     let root = commands.spawn_empty().id();
@@ -75,6 +76,11 @@ pub fn spawn_rig(commands: &mut Commands, skeleton: &Skeleton) -> Entity {
                 index,
             },
         ));
+        // Meshes parented to joints inherit visibility only through parents that have it.
+        #[cfg(feature = "scene")]
+        commands
+            .entity(entity)
+            .insert(bevy::camera::visibility::Visibility::default());
         if let Some(parent) = joint.parent.and_then(|p| joints.get(p).copied()) {
             commands.entity(entity).insert(ChildOf(parent));
         }
