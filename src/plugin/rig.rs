@@ -48,8 +48,7 @@ pub fn rest_transform(joint: &crate::rig::Joint) -> Transform {
 
 /// Spawns one entity per joint (name, rest transform, animation target id from its path
 /// hash, parented as in the skeleton; with the `scene` feature also a `Visibility`); the root
-/// also gets the `AnimationPlayer`. Returns the
-/// root entity.
+/// also gets the `AnimationPlayer`. Returns the root entity.
 pub fn spawn_rig(commands: &mut Commands, skeleton: &Skeleton) -> Entity {
     let root = commands.spawn_empty().id();
     let mut joints = Vec::with_capacity(skeleton.joints.len());
