@@ -39,21 +39,35 @@ fn app() -> App {
     app
 }
 
-/// Spawns `skeleton`, plays `clip` on it and returns the root.
+/// How a rig plays its clip: through Bevy's `AnimationPlayer` and a graph, or directly.
+#[derive(Clone, Copy, Debug)]
+enum Route {
+    Graph,
+    Direct,
+}
+
+const ROUTES: [Route; 2] = [Route::Graph, Route::Direct];
+
+/// Spawns `skeleton`, plays `clip` on it through the graph and returns the root.
 fn setup(app: &mut App, skeleton: &Skeleton, clip: &ClipData) -> Entity {
+    setup_on(app, skeleton, clip, Route::Graph)
+}
+
+/// Spawns `skeleton`, plays `clip` on it by `route` and returns the root.
+fn setup_on(app: &mut App, skeleton: &Skeleton, clip: &ClipData, route: Route) -> Entity {
     let (bevy_clip, skipped) = bevy_clip(clip);
     assert_eq!(skipped, 0);
     let handle = app
         .world_mut()
         .resource_mut::<Assets<AnimationClip>>()
         .add(bevy_clip);
-    let loaded = LoadedClip {
-        name: clip.name.clone(),
-        label: clip.name.clone(),
-        path_id: 0,
-        data: Arc::new(clip.clone()),
+    let loaded = LoadedClip::new(
+        clip.name.clone(),
+        clip.name.clone(),
+        0,
+        Arc::new(clip.clone()),
         handle,
-    };
+    );
     let world = app.world_mut();
     let root = {
         let mut commands = world.commands();
@@ -62,7 +76,10 @@ fn setup(app: &mut App, skeleton: &Skeleton, clip: &ClipData) -> Entity {
     world.flush();
     world.resource_scope(|world, mut graphs: Mut<Assets<AnimationGraph>>| {
         let mut commands = world.commands();
-        play_clip(&mut commands, &mut graphs, root, &loaded);
+        match route {
+            Route::Graph => play_clip(&mut commands, &mut graphs, root, &loaded),
+            Route::Direct => play_clip_direct(&mut commands, root, &loaded),
+        };
     });
     world.flush();
     // A new graph is threaded one frame late; let it settle paused at the start.
@@ -198,14 +215,17 @@ fn legacy_clips_play_on_their_web_player_rig_in_every_wrap_mode() {
     for name in ["Idle", "Run", "Fire", "Reload"] {
         let clip = common::clip(&ws, name).clone();
         let unmatched = unmatched_bindings(&clip, &rig.skeleton, &Default::default());
-        for wrap in [
+        for (wrap, route) in [
             WrapMode::Once,
             WrapMode::Loop,
             WrapMode::PingPong,
             WrapMode::ClampForever,
-        ] {
+        ]
+        .into_iter()
+        .flat_map(|w| ROUTES.map(|r| (w, r)))
+        {
             let mut app = app();
-            let root = setup(&mut app, &rig.skeleton, &clip);
+            let root = setup_on(&mut app, &rig.skeleton, &clip, route);
             play(&mut app, root, wrap);
             let frames = (clip.length() / DT * 2.5) as usize + 2;
             let seen = check_frames(&mut app, root, &rig.skeleton, &clip, frames);
@@ -234,8 +254,14 @@ fn far_past_the_end_and_backwards() {
     let rig = ws.rigs.iter().find(|r| r.name == "Model").unwrap();
     let clip = common::clip(&ws, "Idle").clone();
     assert_eq!(clip.wrap_mode(), WrapMode::PingPong);
+    for route in ROUTES {
+        far_past_the_end_and_backwards_on(&rig.skeleton, &clip, route);
+    }
+}
+
+fn far_past_the_end_and_backwards_on(skeleton: &Skeleton, clip: &ClipData, route: Route) {
     let mut app = app();
-    let root = setup(&mut app, &rig.skeleton, &clip);
+    let root = setup_on(&mut app, skeleton, clip, route);
     let length = clip.length();
     {
         let mut playback = app.world_mut().get_mut::<UnityPlayback>(root).unwrap();
@@ -244,7 +270,7 @@ fn far_past_the_end_and_backwards() {
         p.speed = -1.5;
         p.paused = false;
     }
-    let seen = check_frames(&mut app, root, &rig.skeleton, &clip, 90);
+    let seen = check_frames(&mut app, root, skeleton, clip, 90);
     // 100.25 lengths is 50 periods plus a quarter: the playhead starts a quarter in.
     assert!(
         (seen[0] - (clip.start + 0.25 * length - 1.5 * DT)).abs() < 1e-3,
@@ -276,10 +302,12 @@ fn streamed_clip_plays_on_its_scene_cube() {
         WrapMode::ClampForever,
         WrapMode::Once,
     ] {
-        let mut app = app();
-        let root = setup(&mut app, &rig.skeleton, &clip);
-        play(&mut app, root, wrap);
-        check_frames(&mut app, root, &rig.skeleton, &clip, 150);
+        for route in ROUTES {
+            let mut app = app();
+            let root = setup_on(&mut app, &rig.skeleton, &clip, route);
+            play(&mut app, root, wrap);
+            check_frames(&mut app, root, &rig.skeleton, &clip, 150);
+        }
     }
 }
 
@@ -292,14 +320,16 @@ fn mannequin_clip_poses_its_rig_and_every_binding_matches() {
     let clip = common::clip(&ws, "TestClip").clone();
     let rig = &ws.rigs[0];
     assert!(unmatched_bindings(&clip, &rig.skeleton, &rig.tos).is_empty());
-    let mut app = app();
-    let root = setup(&mut app, &rig.skeleton, &clip);
-    app.world_mut()
-        .get_mut::<UnityPlayback>(root)
-        .unwrap()
-        .playhead
-        .paused = false;
-    check_frames(&mut app, root, &rig.skeleton, &clip, 40);
+    for route in ROUTES {
+        let mut app = app();
+        let root = setup_on(&mut app, &rig.skeleton, &clip, route);
+        app.world_mut()
+            .get_mut::<UnityPlayback>(root)
+            .unwrap()
+            .playhead
+            .paused = false;
+        check_frames(&mut app, root, &rig.skeleton, &clip, 40);
+    }
 }
 
 #[test]
@@ -432,27 +462,29 @@ fn is_active_curves_drive_visibility() {
     };
     // clap_on: ClapEffect is active at 0 and steps to inactive at 1 s, the clip's end.
     let hash = clipscope::path_hash("ClapEffect");
-    let mut app = app();
-    let root = setup(&mut app, &skeleton, &clip);
-    play(&mut app, root, WrapMode::ClampForever);
-    let effect = joint(&mut app, root, hash);
-    let t = play_to(&mut app, root, 15);
-    assert!(t > 0.4 && t < 1.0, "{t}");
-    assert_eq!(
-        app.world().get::<Visibility>(effect),
-        Some(&Visibility::Inherited)
-    );
-    let t = play_to(&mut app, root, 30);
-    assert_eq!(t, clip.stop, "clamp forever holds the end");
-    assert_eq!(
-        app.world().get::<Visibility>(effect),
-        Some(&Visibility::Hidden)
-    );
-    // Joints whose activity is not animated keep their visibility.
-    assert_eq!(
-        app.world().get::<Visibility>(root),
-        Some(&Visibility::Inherited)
-    );
+    for route in ROUTES {
+        let mut app = app();
+        let root = setup_on(&mut app, &skeleton, &clip, route);
+        play(&mut app, root, WrapMode::ClampForever);
+        let effect = joint(&mut app, root, hash);
+        let t = play_to(&mut app, root, 15);
+        assert!(t > 0.4 && t < 1.0, "{t}");
+        let visibility = |app: &App, e| app.world().get::<Visibility>(e).copied();
+        assert_eq!(
+            visibility(&app, effect),
+            Some(Visibility::Inherited),
+            "{route:?}"
+        );
+        let t = play_to(&mut app, root, 30);
+        assert_eq!(t, clip.stop, "clamp forever holds the end");
+        assert_eq!(
+            visibility(&app, effect),
+            Some(Visibility::Hidden),
+            "{route:?}"
+        );
+        // Joints whose activity is not animated keep their visibility.
+        assert_eq!(visibility(&app, root), Some(Visibility::Inherited));
+    }
 }
 
 #[test]
@@ -478,34 +510,42 @@ fn blend_shape_curves_drive_morph_weights_by_name() {
         clip.curves[i].curve.clone()
     };
     let (shape_0, shape_1) = (curve("shape_0"), curve("shape_1"));
-    let mut app = app();
-    app.init_asset::<Mesh>();
-    let mut mesh = Mesh::new(
-        PrimitiveTopology::TriangleList,
-        RenderAssetUsages::default(),
-    );
-    // A target the clip does not animate, between two it does, in the mesh's own order.
-    mesh.set_morph_target_names(vec![
-        "shape_1".into(),
-        "unanimated".into(),
-        "shape_0".into(),
-    ]);
-    let mesh = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
-    let root = setup(&mut app, &skeleton, &clip);
-    let renderer = joint(&mut app, root, clipscope::path_hash("BaseMesh"));
-    app.world_mut()
-        .entity_mut(renderer)
-        .insert(MorphWeights::new(vec![0.0, 0.7, 0.0], Some(mesh)).unwrap());
-    play(&mut app, root, WrapMode::Loop);
-    let mut moved = false;
-    for _ in 0..40 {
-        let t = play_to(&mut app, root, 1);
-        let weights = app.world().get::<MorphWeights>(renderer).unwrap().weights();
-        let want = [shape_1.sample(t) / 100.0, 0.7, shape_0.sample(t) / 100.0];
-        for (got, want) in weights.iter().zip(want) {
-            assert!((got - want).abs() < 1e-5, "t={t}: {weights:?} vs {want}");
+    for route in ROUTES {
+        let mut app = app();
+        app.init_asset::<Mesh>();
+        let mut mesh = Mesh::new(
+            PrimitiveTopology::TriangleList,
+            RenderAssetUsages::default(),
+        );
+        // A target the clip does not animate, between two it does, in the mesh's own order.
+        mesh.set_morph_target_names(vec![
+            "shape_1".into(),
+            "unanimated".into(),
+            "shape_0".into(),
+        ]);
+        let mesh = app.world_mut().resource_mut::<Assets<Mesh>>().add(mesh);
+        let root = setup_on(&mut app, &skeleton, &clip, route);
+        let renderer = joint(&mut app, root, clipscope::path_hash("BaseMesh"));
+        app.world_mut()
+            .entity_mut(renderer)
+            .insert(MorphWeights::new(vec![0.0, 0.7, 0.0], Some(mesh)).unwrap());
+        play(&mut app, root, WrapMode::Loop);
+        let mut moved = false;
+        for _ in 0..40 {
+            let t = play_to(&mut app, root, 1);
+            let weights = app.world().get::<MorphWeights>(renderer).unwrap().weights();
+            let want = [shape_1.sample(t) / 100.0, 0.7, shape_0.sample(t) / 100.0];
+            for (got, want) in weights.iter().zip(want) {
+                assert!(
+                    (got - want).abs() < 1e-5,
+                    "{route:?} t={t}: {weights:?} vs {want}"
+                );
+            }
+            moved |= weights[2] > 0.1;
         }
-        moved |= weights[2] > 0.1;
+        assert!(
+            moved,
+            "{route:?}: shape_0 rises to 100 over the second half"
+        );
     }
-    assert!(moved, "shape_0 rises to 100 over the second half");
 }

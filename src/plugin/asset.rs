@@ -11,6 +11,7 @@ use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 
 use super::clip::bevy_clip;
+use super::direct::DirectClip;
 use crate::clip::ClipData;
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{OpenOptions, Workspace};
@@ -24,6 +25,28 @@ pub struct LoadedClip {
     pub path_id: i64,
     pub data: Arc<ClipData>,
     pub handle: Handle<AnimationClip>,
+    /// The clip's tracks for direct playback, built once.
+    pub direct: DirectClip,
+}
+
+impl LoadedClip {
+    /// A clip with its Bevy handle; builds its tracks for direct playback.
+    pub fn new(
+        name: String,
+        label: String,
+        path_id: i64,
+        data: Arc<ClipData>,
+        handle: Handle<AnimationClip>,
+    ) -> Self {
+        LoadedClip {
+            direct: DirectClip::new(data.clone()),
+            name,
+            label,
+            path_id,
+            data,
+            handle,
+        }
+    }
 }
 
 /// A rig of a loaded file (an Animator or Animation component's hierarchy).
@@ -136,13 +159,13 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
         }
         let handle = cx.add_labeled_asset(label.clone(), clip);
         labels.insert(entry.at, label.clone());
-        file.clips.push(LoadedClip {
-            name: entry.name.clone(),
+        file.clips.push(LoadedClip::new(
+            entry.name.clone(),
             label,
-            path_id: entry.at.path_id,
-            data: Arc::new(data.clone()),
+            entry.at.path_id,
+            Arc::new(data.clone()),
             handle,
-        });
+        ));
     }
     for rig in &ws.rigs {
         let label = format!("Rig/{}@{}", rig.name, rig.at.path_id);

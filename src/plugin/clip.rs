@@ -28,10 +28,77 @@ fn components<const N: usize>(clip: &ClipData, track: &Track) -> Option<Arc<[Cur
     let curves: Vec<Curve> = track
         .curves
         .iter()
-        .map(|&i| clip.curves[i].curve.clone())
-        .collect();
+        .map(|&i| clip.curves.get(i).map(|c| c.curve.clone()))
+        .collect::<Option<_>>()?;
     let array: [Curve; N] = curves.try_into().ok()?;
     Some(Arc::new(array))
+}
+
+/// One track of a clip as the Bevy-side curve that plays it, in Bevy's space.
+#[derive(Clone, Debug)]
+pub enum TrackCurve {
+    Translation(Vec3Track),
+    Rotation(QuatTrack),
+    Euler(EulerTrack),
+    Scale(Vec3Track),
+    /// A float, object-index or muscle value, kept in `UnityProperties` under `key`.
+    Property {
+        key: u64,
+        curve: ScalarTrack,
+    },
+}
+
+impl TrackCurve {
+    /// The curve of `track`, or `None` when the clip lacks some of its components.
+    pub fn of(clip: &ClipData, track: &Track) -> Option<TrackCurve> {
+        let binding = clip.bindings.get(track.binding)?;
+        Some(match binding.kind() {
+            BindingKind::Position => {
+                TrackCurve::Translation(Vec3Track::new(components(clip, track)?, MIRROR_POSITION))
+            }
+            BindingKind::Scale => {
+                TrackCurve::Scale(Vec3Track::new(components(clip, track)?, [1.0; 3]))
+            }
+            BindingKind::Rotation => TrackCurve::Rotation(QuatTrack::new(components(clip, track)?)),
+            BindingKind::Euler { order } => TrackCurve::Euler(EulerTrack {
+                xyz: components(clip, track)?,
+                order,
+            }),
+            _ => {
+                let [curve] = Arc::unwrap_or_clone(components::<1>(clip, track)?);
+                TrackCurve::Property {
+                    key: property_key(binding.type_id, binding.attribute),
+                    curve: ScalarTrack {
+                        curve: Arc::new(curve),
+                    },
+                }
+            }
+        })
+    }
+
+    /// Adds the curve to a Bevy clip for the joint `target`.
+    fn add_to(self, clip: &mut AnimationClip, target: AnimationTargetId) {
+        match self {
+            TrackCurve::Translation(c) => clip.add_curve_to_target(
+                target,
+                AnimatableCurve::new(animated_field!(Transform::translation), c),
+            ),
+            TrackCurve::Scale(c) => clip.add_curve_to_target(
+                target,
+                AnimatableCurve::new(animated_field!(Transform::scale), c),
+            ),
+            TrackCurve::Rotation(c) => clip.add_curve_to_target(
+                target,
+                AnimatableCurve::new(animated_field!(Transform::rotation), c),
+            ),
+            TrackCurve::Euler(c) => clip.add_curve_to_target(
+                target,
+                AnimatableCurve::new(animated_field!(Transform::rotation), c),
+            ),
+            TrackCurve::Property { key, curve } => clip
+                .add_curve_to_target(target, AnimatableCurve::new(FloatProperty::new(key), curve)),
+        }
+    }
 }
 
 /// Builds the Bevy clip. Tracks that lack components are left out and counted in the
@@ -40,48 +107,9 @@ pub fn bevy_clip(clip: &ClipData) -> (AnimationClip, usize) {
     let mut out = AnimationClip::default();
     let mut skipped = 0;
     for track in &clip.tracks {
-        let binding = &clip.bindings[track.binding];
-        let target = target_id(binding.path);
-        let added = match binding.kind() {
-            BindingKind::Position => components::<3>(clip, track).map(|xyz| {
-                let curve = Vec3Track::new(xyz, MIRROR_POSITION);
-                out.add_curve_to_target(
-                    target,
-                    AnimatableCurve::new(animated_field!(Transform::translation), curve),
-                );
-            }),
-            BindingKind::Scale => components::<3>(clip, track).map(|xyz| {
-                let curve = Vec3Track::new(xyz, [1.0; 3]);
-                out.add_curve_to_target(
-                    target,
-                    AnimatableCurve::new(animated_field!(Transform::scale), curve),
-                );
-            }),
-            BindingKind::Rotation => components::<4>(clip, track).map(|xyzw| {
-                let curve = QuatTrack::new(xyzw);
-                out.add_curve_to_target(
-                    target,
-                    AnimatableCurve::new(animated_field!(Transform::rotation), curve),
-                );
-            }),
-            BindingKind::Euler { order } => components::<3>(clip, track).map(|xyz| {
-                let curve = EulerTrack { xyz, order };
-                out.add_curve_to_target(
-                    target,
-                    AnimatableCurve::new(animated_field!(Transform::rotation), curve),
-                );
-            }),
-            _ => components::<1>(clip, track).map(|c| {
-                let [curve] = Arc::unwrap_or_clone(c);
-                let property = FloatProperty::new(property_key(binding.type_id, binding.attribute));
-                let curve = ScalarTrack {
-                    curve: Arc::new(curve),
-                };
-                out.add_curve_to_target(target, AnimatableCurve::new(property, curve));
-            }),
-        };
-        if added.is_none() {
-            skipped += 1;
+        match TrackCurve::of(clip, track) {
+            Some(curve) => curve.add_to(&mut out, target_id(clip.bindings[track.binding].path)),
+            None => skipped += 1,
         }
     }
     out.set_duration(clip.stop.max(0.0));

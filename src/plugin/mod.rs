@@ -3,11 +3,14 @@
 //!
 //! Add [`ClipscopePlugin`] next to Bevy's `AnimationPlugin`, load a Unity file as a
 //! [`UnityFile`], spawn a rig with [`spawn_rig`] and attach a [`UnityPlayback`] with
-//! [`play_clip`].
+//! [`play_clip`] (through Bevy's `AnimationPlayer` and an animation graph, so clips blend)
+//! or [`play_clip_direct`] (the joints sample their tracks themselves: one clip per rig, for
+//! many rigs at once).
 
 mod asset;
 mod clip;
 pub mod curves;
+mod direct;
 mod playback;
 mod properties;
 mod rig;
@@ -19,7 +22,8 @@ use bevy::app::AnimationSystems;
 use bevy::prelude::*;
 
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
-pub use clip::{bevy_clip, target_id};
+pub use clip::{TrackCurve, bevy_clip, target_id};
+pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, bind_direct_clips};
 pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
@@ -39,7 +43,13 @@ impl Plugin for ClipscopePlugin {
             .register_type::<UnityProperties>()
             .register_type::<RigJoint>()
             .add_message::<UnityClipEvent>()
-            .add_systems(PostUpdate, drive_playback.before(AnimationSystems));
+            .add_systems(
+                PostUpdate,
+                (
+                    (bind_direct_clips, drive_playback).before(AnimationSystems),
+                    animate_bound_tracks.in_set(AnimationSystems),
+                ),
+            );
         #[cfg(feature = "scene")]
         app.add_systems(
             PostUpdate,
@@ -59,9 +69,21 @@ pub fn play_clip(
     clip: &LoadedClip,
 ) -> UnityPlayback {
     let (graph, node) = AnimationGraph::from_clip(clip.handle.clone());
-    let playback = UnityPlayback::new(&clip.data, node);
+    let playback = UnityPlayback::new(&clip.data, Some(node));
     commands
         .entity(root)
+        .remove::<DirectClip>()
         .insert((AnimationGraphHandle(graphs.add(graph)), playback.clone()));
+    playback
+}
+
+/// Makes `root` (a rig root from [`spawn_rig`]) play `clip` directly: its joints sample their
+/// own tracks, with no animation graph (no blending with other clips, several times cheaper
+/// per joint). Inserts a [`DirectClip`] and a [`UnityPlayback`].
+pub fn play_clip_direct(commands: &mut Commands, root: Entity, clip: &LoadedClip) -> UnityPlayback {
+    let playback = UnityPlayback::new(&clip.data, None);
+    commands
+        .entity(root)
+        .insert((clip.direct.clone(), playback.clone()));
     playback
 }

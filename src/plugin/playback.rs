@@ -3,7 +3,8 @@
 //!
 //! Bevy's own player has no ping-pong and its "finished" state is not Unity's Once, so each
 //! frame [`drive_playback`] advances the [`Playhead`] and sets the (paused) animation's seek
-//! time; Bevy's `animate_targets` still samples paused animations.
+//! time; Bevy's `animate_targets` still samples paused animations. Rigs that play directly
+//! read the playhead themselves.
 
 use bevy::animation::AnimationPlayer;
 use bevy::animation::graph::AnimationNodeIndex;
@@ -15,14 +16,16 @@ use crate::playhead::Playhead;
 /// How one rig plays one clip.
 #[derive(Component, Clone, Debug)]
 pub struct UnityPlayback {
-    /// The clip's node in the rig's animation graph.
-    pub node: AnimationNodeIndex,
+    /// The clip's node in the rig's animation graph; `None` when the rig plays the clip
+    /// directly (see [`super::DirectClip`]).
+    pub node: Option<AnimationNodeIndex>,
     pub playhead: Playhead,
 }
 
 impl UnityPlayback {
-    /// Playback of `clip` at its node, with the clip's own wrap mode, from its start.
-    pub fn new(clip: &ClipData, node: AnimationNodeIndex) -> Self {
+    /// Playback of `clip` (at its graph node, if any), with the clip's own wrap mode, from its
+    /// start.
+    pub fn new(clip: &ClipData, node: Option<AnimationNodeIndex>) -> Self {
         UnityPlayback {
             node,
             playhead: Playhead::new(clip),
@@ -43,14 +46,15 @@ pub struct UnityClipEvent {
     pub time: f32,
 }
 
-/// Advances every playhead and sets its animation's seek time.
+/// Advances every playhead and sets its animation's seek time (graph playback), or stops the
+/// player's animations (direct playback, which reads the playhead itself).
 pub fn drive_playback(
     time: Res<Time>,
-    mut rigs: Query<(Entity, &mut UnityPlayback, &mut AnimationPlayer)>,
+    mut rigs: Query<(Entity, &mut UnityPlayback, Option<&mut AnimationPlayer>)>,
     mut events: MessageWriter<UnityClipEvent>,
 ) {
     let dt = time.delta_secs();
-    for (entity, mut playback, mut player) in &mut rigs {
+    for (entity, mut playback, player) in &mut rigs {
         for e in playback.playhead.advance(dt) {
             events.write(UnityClipEvent {
                 entity,
@@ -61,11 +65,17 @@ pub fn drive_playback(
                 time: e.time,
             });
         }
-        let t = playback.playhead.clip_time();
-        let node = playback.node;
+        let Some(mut player) = player else {
+            continue;
+        };
+        let Some(node) = playback.node else {
+            player.stop_all();
+            continue;
+        };
         if !player.is_playing_animation(node) {
             player.stop_all();
         }
+        let t = playback.playhead.clip_time();
         player.play(node).pause().set_seek_time(t);
     }
 }

@@ -157,13 +157,13 @@ pub fn rebuild_scene(
     let (rig_name, skeleton, names) = choose_rig(&library, at, data);
     let root = spawn_rig(&mut commands, &skeleton);
     let (bevy, _) = bevy_clip(data);
-    let loaded = LoadedClip {
-        name: data.name.clone(),
-        label: data.name.clone(),
-        path_id: at.path_id,
-        data: Arc::new(data.clone()),
-        handle: clips.add(bevy),
-    };
+    let loaded = LoadedClip::new(
+        data.name.clone(),
+        data.name.clone(),
+        at.path_id,
+        Arc::new(data.clone()),
+        clips.add(bevy),
+    );
     let mut playback = play_clip(&mut commands, &mut graphs, root, &loaded);
     if let Some(t) = options.at {
         playback.playhead.seek(t);

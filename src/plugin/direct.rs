@@ -1,0 +1,113 @@
+//! Direct playback: each joint of a rig samples its own bound tracks into its `Transform`,
+//! with no animation graph in between.
+//!
+//! Bevy's `AnimationPlayer` finds every curve's target through the player's graph and a
+//! blend stack on each frame, which is what blending, masks and transitions need. A rig that
+//! plays one clip needs none of it: the clip's tracks are bound to the joint entities once
+//! (by path hash, as the graph path matches them) and a parallel system samples them at the
+//! [`UnityPlayback`]'s clip time. The curves, the playhead, the wrap modes and the events are
+//! the same as on the graph path, and so are the values.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bevy::math::curve::Curve as BevyCurve;
+use bevy::prelude::*;
+
+use super::clip::TrackCurve;
+use super::playback::UnityPlayback;
+use super::properties::UnityProperties;
+use super::rig::{RigJoint, RigRoot};
+use crate::clip::ClipData;
+
+/// On a rig root: the clip its joints play directly. Inserting or replacing it (re)binds the
+/// clip's tracks to the joints; removing it stops direct playback.
+///
+/// The tracks are built once, by [`DirectClip::new`]; clones share them, so every rig playing
+/// the clip samples the same curve data.
+#[derive(Component, Clone, Debug)]
+pub struct DirectClip {
+    pub clip: Arc<ClipData>,
+    /// The clip's tracks grouped by the path hash they target.
+    pub tracks: Arc<HashMap<u32, Arc<[TrackCurve]>>>,
+}
+
+impl DirectClip {
+    pub fn new(clip: Arc<ClipData>) -> Self {
+        let mut by_path: HashMap<u32, Vec<TrackCurve>> = HashMap::new();
+        for track in &clip.tracks {
+            if let (Some(binding), Some(curve)) = (
+                clip.bindings.get(track.binding),
+                TrackCurve::of(&clip, track),
+            ) {
+                by_path.entry(binding.path).or_default().push(curve);
+            }
+        }
+        let tracks = by_path.into_iter().map(|(k, v)| (k, v.into())).collect();
+        DirectClip {
+            clip,
+            tracks: Arc::new(tracks),
+        }
+    }
+}
+
+/// On a joint: the tracks of its rig's [`DirectClip`] that target it.
+#[derive(Component, Clone, Debug)]
+pub struct BoundTracks {
+    /// The rig root, whose [`UnityPlayback`] gives the clip time.
+    pub rig: Entity,
+    pub tracks: Arc<[TrackCurve]>,
+}
+
+/// Binds a new or changed [`DirectClip`]'s tracks to its rig's joints by path hash; joints
+/// the clip does not animate lose their old bindings.
+pub fn bind_direct_clips(
+    mut commands: Commands,
+    rigs: Query<(Entity, &DirectClip, &RigRoot), Changed<DirectClip>>,
+    joints: Query<&RigJoint>,
+) {
+    for (root, direct, rig) in &rigs {
+        for &joint in &rig.joints {
+            let tracks = joints
+                .get(joint)
+                .ok()
+                .and_then(|j| direct.tracks.get(&j.path_hash).cloned());
+            let Ok(mut entity) = commands.get_entity(joint) else {
+                continue;
+            };
+            match tracks {
+                Some(tracks) => entity.insert(BoundTracks { rig: root, tracks }),
+                None => entity.remove::<BoundTracks>(),
+            };
+        }
+    }
+}
+
+/// Samples every joint's bound tracks at its rig's clip time, in parallel over joints.
+/// Joints whose rig no longer has a [`DirectClip`] are left alone.
+pub fn animate_bound_tracks(
+    rigs: Query<&UnityPlayback, With<DirectClip>>,
+    mut joints: Query<(&BoundTracks, &mut Transform, Option<&mut UnityProperties>)>,
+) {
+    joints
+        .par_iter_mut()
+        .for_each(|(bound, mut transform, mut properties)| {
+            let Ok(playback) = rigs.get(bound.rig) else {
+                return;
+            };
+            let t = playback.playhead.clip_time();
+            for track in bound.tracks.iter() {
+                match track {
+                    TrackCurve::Translation(c) => transform.translation = c.sample_unchecked(t),
+                    TrackCurve::Rotation(c) => transform.rotation = c.sample_unchecked(t),
+                    TrackCurve::Euler(c) => transform.rotation = c.sample_unchecked(t),
+                    TrackCurve::Scale(c) => transform.scale = c.sample_unchecked(t),
+                    TrackCurve::Property { key, curve } => {
+                        if let Some(properties) = properties.as_mut() {
+                            properties.values.insert(*key, curve.sample_unchecked(t));
+                        }
+                    }
+                }
+            }
+        });
+}
