@@ -45,7 +45,8 @@ impl<const N: usize> Segment<N> {
 /// infinite or NaN slope on either side) or a zero-length segment holds `a`'s value.
 fn coefficients(a: &Key, b: &Key) -> [f32; 4] {
     let dx = b.time - a.time;
-    if !(dx > 0.0) || !a.out_slope.is_finite() || !b.in_slope.is_finite() {
+    let usable = dx > 0.0 && a.out_slope.is_finite() && b.in_slope.is_finite();
+    if !usable {
         return [0.0, 0.0, 0.0, a.value];
     }
     let dy = b.value - a.value;
@@ -200,7 +201,7 @@ mod tests {
             Infinity::Clamp,
             Infinity::Clamp,
         );
-        let packed = PackedCurves::new(&[step.clone()]).expect("packs");
+        let packed = PackedCurves::new(&[step]).expect("packs");
         assert_eq!(packed.sample(0.2499), [1.5]);
         assert_eq!(packed.sample(0.25), [4.0]);
         assert_eq!(packed.sample(0.5), [-2.0]);
