@@ -202,3 +202,62 @@ fn hundred_thousand_key_curves_decode_and_sample() {
         assert_eq!(curve.sample(t), k as f32, "at key {k}");
     }
 }
+
+/// A text clip whose ignored fields nest aliases ten deep (a billion scalars once expanded)
+/// fails with an error, quickly and in little memory; its file still opens.
+#[test]
+fn yaml_alias_bombs_are_refused() {
+    let mut text = String::from(
+        "%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: bomb\n  l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n",
+    );
+    for level in 1..10 {
+        let refs = vec![format!("*l{}", level - 1); 10].join(", ");
+        text.push_str(&format!("  l{level}: &l{level} [{refs}]\n"));
+    }
+    text.push_str("  m_SampleRate: 60\n");
+    let ws = Workspace::open_bytes(
+        Path::new("bomb.anim"),
+        text.into_bytes(),
+        &OpenOptions::default(),
+    );
+    let problems: Vec<String> = ws
+        .errors
+        .iter()
+        .map(ToString::to_string)
+        .chain(
+            ws.clips
+                .iter()
+                .filter_map(|c| c.data.as_ref().err().map(ToString::to_string)),
+        )
+        .collect();
+    assert!(
+        problems.iter().any(|p| p.contains("bomb.anim")),
+        "{problems:?}"
+    );
+    assert!(ws.clips.iter().all(|c| c.data.is_err()), "{problems:?}");
+}
+
+/// A 30,000-key text curve reads completely: the parser's budget grows with the document.
+#[test]
+fn large_text_clips_read_completely() {
+    const KEYS: usize = 30_000;
+    let mut text = String::from(
+        "%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!74 &7400000\nAnimationClip:\n  m_Name: long\n  m_SampleRate: 60\n  m_FloatCurves:\n  - curve:\n      m_Curve:\n",
+    );
+    for k in 0..KEYS {
+        text.push_str(&format!(
+            "      - serializedVersion: 3\n        time: {}\n        value: {k}\n        inSlope: 0\n        outSlope: 0\n        tangentMode: 0\n        weightedMode: 0\n        inWeight: 0.33333334\n        outWeight: 0.33333334\n",
+            k as f32 / 60.0
+        ));
+    }
+    text.push_str("      m_PreInfinity: 2\n      m_PostInfinity: 2\n    attribute: m_Alpha\n    path: a\n    classID: 1\n");
+    let ws = Workspace::open_bytes(
+        Path::new("long.anim"),
+        text.into_bytes(),
+        &OpenOptions::default(),
+    );
+    let clip = ws.clips[0].data.as_ref().expect("decodes");
+    let curve = &clip.curves[0].curve;
+    assert_eq!(curve.keys().len(), KEYS);
+    assert_eq!(curve.sample(12_345.0 / 60.0), 12_345.0);
+}

@@ -176,31 +176,67 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for OneKeyVisitor<T> {
 /// Deserializes a document body (already passed through [`unity_floats`]) into `T`. The
 /// error names the field (`AnimationClip.m_FloatCurves[3].curve…`) and the line in the file.
 /// A panic inside the YAML crate is caught and reported as an error: the input is untrusted.
+///
+/// The parser streams: it holds a few events at a time, never the whole document, so a large
+/// clip costs little more than its decoded keys. Its budget scales with the body (a YAML
+/// event takes at least one byte of text), which stops alias bombs and nothing real.
 pub(crate) fn from_body<T: DeserializeOwned>(doc: &Document, body: &str) -> Result<T, String> {
     if body.trim().is_empty() {
         return Err("the document is empty".to_string());
     }
-    let parsed = std::panic::catch_unwind(|| serde_yaml_ng::from_str::<OneKey<T>>(body));
-    match parsed {
-        Ok(Ok(OneKey(value))) => Ok(value),
-        Ok(Err(e)) => Err(absolute_lines(&e, doc.line)),
+    match std::panic::catch_unwind(|| parse::<T>(body)) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err((path, e))) => Err(describe(&path, &e, doc.line)),
         Err(_) => Err("the YAML parser failed on this document".to_string()),
     }
 }
 
-/// The error's message with its position counted from the start of the file, not the body.
-fn absolute_lines(e: &serde_yaml_ng::Error, header_line: usize) -> String {
+/// Parses `body`, returning on error the path of the field that failed with the error.
+fn parse<T: DeserializeOwned>(body: &str) -> Result<T, (String, serde_saphyr::Error)> {
+    let mut options = serde_saphyr::Options::default();
+    options.with_snippet = false;
+    // Unity writes an empty string as nothing at all (`path: `).
+    options.null_as_string = true;
+    // Skipped fields and lenient numbers read non-finite floats (`.Inf`) as floats.
+    options.non_finite_float_policy = serde_saphyr::NonFiniteFloatPolicy::PassThrough;
+    let budget = options.budget.get_or_insert_with(Default::default);
+    let bound = body.len().saturating_add(1024);
+    budget.max_events = bound;
+    budget.max_nodes = bound;
+    budget.max_total_scalar_bytes = bound;
+    let mut path = String::new();
+    let parsed = serde_saphyr::with_deserializer_from_str_with_options(body, options, |de| {
+        serde_path_to_error::deserialize::<_, OneKey<T>>(de).map_err(|e| {
+            path = e.path().to_string();
+            e.into_inner()
+        })
+    });
+    parsed.map(|OneKey(value)| value).map_err(|e| (path, e))
+}
+
+/// `path: message (line, column)`, the position counted from the start of the file, not the
+/// body; the parser's own body-relative positions are dropped from the message.
+fn describe(path: &str, e: &serde_saphyr::Error, header_line: usize) -> String {
     let text = e.to_string();
-    let Some(loc) = e.location() else {
-        return text;
+    let text = text.trim().trim_start_matches("error: ");
+    let message = match e.location() {
+        Some(loc) => {
+            let prefix = format!("line {} column {}: ", loc.line(), loc.column());
+            let message = text.strip_prefix(&prefix).unwrap_or(text);
+            let message = message.split(" at line ").next().unwrap_or(message);
+            format!(
+                "{message} (line {}, column {})",
+                header_line as u64 + loc.line(),
+                loc.column()
+            )
+        }
+        None => text.to_string(),
     };
-    let suffix = format!(" at line {} column {}", loc.line(), loc.column());
-    let message = text.strip_suffix(&suffix).unwrap_or(&text);
-    format!(
-        "{message} (line {}, column {})",
-        header_line + loc.line(),
-        loc.column()
-    )
+    if path.is_empty() || path == "." {
+        message
+    } else {
+        format!("{path}: {message}")
+    }
 }
 
 #[cfg(test)]
