@@ -547,5 +547,17 @@ fn blend_shape_curves_drive_morph_weights_by_name() {
             moved,
             "{route:?}: shape_0 rises to 100 over the second half"
         );
+        // The properties say what they drive.
+        let properties = app.world().get::<UnityProperties>(renderer).unwrap();
+        let label = |name: &str| {
+            properties
+                .labels
+                .values()
+                .find(|l| l.name.as_deref() == Some(name))
+                .map(|l| l.kind.as_str())
+        };
+        assert_eq!(label("blendShape.shape_0"), Some("blend shape"));
+        assert_eq!(label("blendShape.missing_mesh_shape"), Some("blend shape"));
+        assert_eq!(properties.values.len(), 4, "{:?}", properties.values);
     }
 }

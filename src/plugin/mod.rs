@@ -17,6 +17,8 @@ mod rig;
 #[cfg(feature = "scene")]
 pub mod scene;
 
+use std::sync::Arc;
+
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
 use bevy::app::AnimationSystems;
 use bevy::prelude::*;
@@ -74,6 +76,7 @@ pub fn play_clip(
         .entity(root)
         .remove::<DirectClip>()
         .insert((AnimationGraphHandle(graphs.add(graph)), playback.clone()));
+    label_properties(commands, root, clip.data.clone());
     playback
 }
 
@@ -85,5 +88,32 @@ pub fn play_clip_direct(commands: &mut Commands, root: Entity, clip: &LoadedClip
     commands
         .entity(root)
         .insert((clip.direct.clone(), playback.clone()));
+    label_properties(commands, root, clip.data.clone());
     playback
+}
+
+/// Starts the joints' [`UnityProperties`] afresh for `clip`: the old values go, and each
+/// float, object or muscle binding of a joint gets its label, so a UI can say what each value
+/// drives.
+fn label_properties(commands: &mut Commands, root: Entity, clip: Arc<crate::clip::ClipData>) {
+    commands.queue(move |world: &mut World| {
+        let Some(joints) = world.get::<RigRoot>(root).map(|r| r.joints.clone()) else {
+            return;
+        };
+        for joint in joints {
+            let Some(hash) = world.get::<RigJoint>(joint).map(|j| j.path_hash) else {
+                continue;
+            };
+            let Some(mut properties) = world.get_mut::<UnityProperties>(joint) else {
+                continue;
+            };
+            properties.values.clear();
+            properties.labels = clip
+                .bindings
+                .iter()
+                .filter(|b| b.path == hash && !b.is_transform())
+                .map(|b| (property_key(b.type_id, b.attribute), label_of(b)))
+                .collect();
+        }
+    });
 }
