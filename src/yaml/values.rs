@@ -184,15 +184,15 @@ pub(crate) fn from_body<T: DeserializeOwned>(doc: &Document, body: &str) -> Resu
     if body.trim().is_empty() {
         return Err("the document is empty".to_string());
     }
-    match std::panic::catch_unwind(|| parse::<T>(body)) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err((path, e))) => Err(describe(&path, &e, doc.line)),
+    match std::panic::catch_unwind(|| parse::<T>(body, doc.line)) {
+        Ok(parsed) => parsed,
         Err(_) => Err("the YAML parser failed on this document".to_string()),
     }
 }
 
-/// Parses `body`, returning on error the path of the field that failed with the error.
-fn parse<T: DeserializeOwned>(body: &str) -> Result<T, (String, serde_saphyr::Error)> {
+/// Parses `body`, a document whose header is at `header_line`; the error names the field
+/// that failed.
+fn parse<T: DeserializeOwned>(body: &str, header_line: usize) -> Result<T, String> {
     let mut options = serde_saphyr::Options::default();
     options.with_snippet = false;
     // Unity writes an empty string as nothing at all (`path: `).
@@ -211,7 +211,9 @@ fn parse<T: DeserializeOwned>(body: &str) -> Result<T, (String, serde_saphyr::Er
             e.into_inner()
         })
     });
-    parsed.map(|OneKey(value)| value).map_err(|e| (path, e))
+    parsed
+        .map(|OneKey(value)| value)
+        .map_err(|e| describe(&path, &e, header_line))
 }
 
 /// `path: message (line, column)`, the position counted from the start of the file, not the
