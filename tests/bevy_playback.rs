@@ -561,3 +561,28 @@ fn blend_shape_curves_drive_morph_weights_by_name() {
         assert_eq!(properties.values.len(), 4, "{:?}", properties.values);
     }
 }
+
+#[test]
+fn posed_positions_follow_the_clip_over_the_rest_pose() {
+    let Some(ws) = duck_workspace() else { return };
+    let rig = ws.rigs.iter().find(|r| r.name == "Model").unwrap();
+    let clip = Arc::new(common::clip(&ws, "Run").clone());
+    let direct = DirectClip::new(clip.clone());
+    for t in [0.0, 0.3, 0.6] {
+        let posed = direct.posed_positions(&rig.skeleton, t);
+        assert_eq!(posed.len(), rig.skeleton.joints.len());
+        // The root's position is the clip's root position curve, mirrored.
+        let want = expected(&clip, rest_transform(&rig.skeleton.joints[0]), 0, t);
+        assert!(
+            posed[0].abs_diff_eq(want.translation, 1e-5),
+            "t={t}: {}",
+            posed[0]
+        );
+    }
+    // Run carries the rifle away from where it starts: the pose moves.
+    let (a, b) = (
+        direct.posed_positions(&rig.skeleton, 0.0)[0],
+        direct.posed_positions(&rig.skeleton, 0.3)[0],
+    );
+    assert!(a.distance(b) > 0.5, "{a} {b}");
+}

@@ -8,10 +8,11 @@ use bevy::animation::animated_field;
 use bevy::animation::animation_curves::{AnimatableCurve, AnimatedField};
 use bevy::animation::{AnimationClip, AnimationTargetId};
 use bevy::asset::uuid::Uuid;
+use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 
 use super::curves::{EulerTrack, MIRROR_POSITION, QuatTrack, ScalarTrack, Vec3Track};
-use super::properties::{FloatProperty, property_key};
+use super::properties::{FloatProperty, UnityProperties, property_key};
 use crate::clip::{BindingKind, ClipData, Track};
 use crate::curve::Curve;
 
@@ -74,6 +75,26 @@ impl TrackCurve {
                 }
             }
         })
+    }
+
+    /// Sets what the curve drives, at clip time `t`, on a joint's transform and properties.
+    pub fn apply(
+        &self,
+        t: f32,
+        transform: &mut Transform,
+        properties: Option<&mut UnityProperties>,
+    ) {
+        match self {
+            TrackCurve::Translation(c) => transform.translation = c.sample_unchecked(t),
+            TrackCurve::Rotation(c) => transform.rotation = c.sample_unchecked(t),
+            TrackCurve::Euler(c) => transform.rotation = c.sample_unchecked(t),
+            TrackCurve::Scale(c) => transform.scale = c.sample_unchecked(t),
+            TrackCurve::Property { key, curve } => {
+                if let Some(properties) = properties {
+                    properties.values.insert(*key, curve.sample_unchecked(t));
+                }
+            }
+        }
     }
 
     /// Adds the curve to a Bevy clip for the joint `target`.

@@ -11,14 +11,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 
 use super::clip::TrackCurve;
 use super::playback::UnityPlayback;
 use super::properties::UnityProperties;
-use super::rig::{RigJoint, RigRoot};
+use super::rig::{RigJoint, RigRoot, rest_transform};
 use crate::clip::ClipData;
+use crate::rig::Skeleton;
 
 /// On a rig root: the clip its joints play directly. Inserting or replacing it (re)binds the
 /// clip's tracks to the joints; removing it stops direct playback.
@@ -33,6 +33,7 @@ pub struct DirectClip {
 }
 
 impl DirectClip {
+    /// The clip with its tracks built.
     pub fn new(clip: Arc<ClipData>) -> Self {
         let mut by_path: HashMap<u32, Vec<TrackCurve>> = HashMap::new();
         for track in &clip.tracks {
@@ -48,6 +49,29 @@ impl DirectClip {
             clip,
             tracks: Arc::new(tracks),
         }
+    }
+
+    /// The world positions of `skeleton`'s joints posed by the clip at time `t` (its tracks
+    /// over the rest pose), in Bevy's space.
+    pub fn posed_positions(&self, skeleton: &Skeleton, t: f32) -> Vec<Vec3> {
+        let mut world: Vec<Transform> = Vec::with_capacity(skeleton.joints.len());
+        for joint in &skeleton.joints {
+            let mut local = rest_transform(joint);
+            for track in self
+                .tracks
+                .get(&joint.path_hash)
+                .into_iter()
+                .flat_map(|t| t.iter())
+            {
+                track.apply(t, &mut local, None);
+            }
+            let global = match joint.parent.and_then(|p| world.get(p)) {
+                Some(parent) => parent.mul_transform(local),
+                None => local,
+            };
+            world.push(global);
+        }
+        world.into_iter().map(|t| t.translation).collect()
     }
 }
 
@@ -97,17 +121,7 @@ pub fn animate_bound_tracks(
             };
             let t = playback.playhead.clip_time();
             for track in bound.tracks.iter() {
-                match track {
-                    TrackCurve::Translation(c) => transform.translation = c.sample_unchecked(t),
-                    TrackCurve::Rotation(c) => transform.rotation = c.sample_unchecked(t),
-                    TrackCurve::Euler(c) => transform.rotation = c.sample_unchecked(t),
-                    TrackCurve::Scale(c) => transform.scale = c.sample_unchecked(t),
-                    TrackCurve::Property { key, curve } => {
-                        if let Some(properties) = properties.as_mut() {
-                            properties.values.insert(*key, curve.sample_unchecked(t));
-                        }
-                    }
-                }
+                track.apply(t, &mut transform, properties.as_deref_mut());
             }
         });
 }

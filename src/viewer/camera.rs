@@ -1,5 +1,5 @@
 //! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
-//! loading a rig frame it.
+//! loading a clip frames the rig over the clip's motion.
 
 use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
@@ -10,7 +10,7 @@ use bevy::render::render_resource::BlendState;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use crate::plugin::rest_transform;
+use crate::plugin::{DirectClip, rest_transform};
 use crate::rig::Skeleton;
 
 /// Where the camera looks from.
@@ -53,14 +53,27 @@ pub fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
 }
 
 impl OrbitCamera {
-    /// Frames a skeleton's rest pose.
-    pub fn frame(&mut self, skeleton: &Skeleton) {
-        let points = rest_positions(skeleton);
-        let (min, max) = points.iter().fold(
+    /// Frames a skeleton over its rest pose and the poses `clip` gives it across its length,
+    /// so a clip that carries its rig away (root motion) stays in view.
+    pub fn frame_motion(&mut self, skeleton: &Skeleton, clip: &DirectClip) {
+        const SAMPLES: usize = 24;
+        let (start, stop) = (clip.clip.start, clip.clip.stop);
+        let mut points = rest_positions(skeleton);
+        if start.is_finite() && stop.is_finite() && stop >= start {
+            for i in 0..=SAMPLES {
+                let t = start + (stop - start) * i as f32 / SAMPLES as f32;
+                points.extend(clip.posed_positions(skeleton, t));
+            }
+        }
+        self.frame_points(&points);
+    }
+
+    fn frame_points(&mut self, points: &[Vec3]) {
+        let (min, max) = points.iter().filter(|p| p.is_finite()).fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
         );
-        if points.is_empty() || !min.is_finite() || !max.is_finite() {
+        if points.is_empty() || !min.is_finite() || !max.is_finite() || min.x > max.x {
             return;
         }
         let focus = (min + max) / 2.0;
@@ -144,5 +157,32 @@ pub fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, W
     }
     for mut t in &mut cameras {
         *t = orbit.transform();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_covers_every_finite_point() {
+        let points = [
+            Vec3::ZERO,
+            Vec3::new(3.0, 1.0, -2.0),
+            Vec3::new(-1.0, 0.5, 4.0),
+            Vec3::NAN,
+            Vec3::INFINITY,
+        ];
+        let mut orbit = OrbitCamera::default();
+        orbit.frame_points(&points);
+        assert!(orbit.focus.is_finite() && orbit.radius.is_finite());
+        for p in points.iter().filter(|p| p.is_finite()) {
+            assert!(p.distance(orbit.focus) < orbit.radius, "{p}");
+        }
+        assert_eq!(orbit.framed, (orbit.focus, orbit.radius));
+        // Nothing finite to frame: the view stays.
+        let before = orbit.clone();
+        orbit.frame_points(&[Vec3::NAN]);
+        assert_eq!(orbit, before);
     }
 }

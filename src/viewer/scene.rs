@@ -170,7 +170,7 @@ pub fn rebuild_scene(
         playback.playhead.paused = true;
         commands.entity(root).insert(playback);
     }
-    orbit.frame(&skeleton);
+    orbit.frame_motion(&skeleton, &loaded.direct);
     selection.tracks = data
         .tracks
         .first()
