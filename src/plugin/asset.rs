@@ -10,7 +10,6 @@ use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 
-use super::clip::bevy_clip;
 use super::direct::DirectClip;
 use crate::clip::ClipData;
 use crate::rig::{RigComponent, Skeleton};
@@ -38,13 +37,25 @@ impl LoadedClip {
         data: Arc<ClipData>,
         handle: Handle<AnimationClip>,
     ) -> Self {
+        Self::from_direct(name, label, path_id, DirectClip::new(data), handle)
+    }
+
+    /// A clip whose tracks are already built (the Bevy clip behind `handle` made from them
+    /// with [`DirectClip::bevy_clip`]).
+    pub fn from_direct(
+        name: String,
+        label: String,
+        path_id: i64,
+        direct: DirectClip,
+        handle: Handle<AnimationClip>,
+    ) -> Self {
         LoadedClip {
-            direct: DirectClip::new(data.clone()),
             name,
             label,
             path_id,
-            data,
+            data: direct.clip.clone(),
             handle,
+            direct,
         }
     }
 }
@@ -151,19 +162,20 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
         } else {
             entry.name.clone()
         };
-        let (clip, skipped) = bevy_clip(data);
+        let direct = DirectClip::new(Arc::new(data.clone()));
+        let skipped = direct.skipped;
         if skipped > 0 {
             file.warnings.push(format!(
                 "{label}: {skipped} tracks lack curves and were left out"
             ));
         }
-        let handle = cx.add_labeled_asset(label.clone(), clip);
+        let handle = cx.add_labeled_asset(label.clone(), direct.bevy_clip());
         labels.insert(entry.at, label.clone());
-        file.clips.push(LoadedClip::new(
+        file.clips.push(LoadedClip::from_direct(
             entry.name.clone(),
             label,
             entry.at.path_id,
-            Arc::new(data.clone()),
+            direct,
             handle,
         ));
     }

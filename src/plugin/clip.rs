@@ -12,6 +12,7 @@ use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 
 use super::curves::{EulerTrack, MIRROR_POSITION, QuatTrack, ScalarTrack, Vec3Track};
+use super::direct::DirectClip;
 use super::properties::{FloatProperty, UnityProperties, property_key};
 use crate::clip::{BindingKind, ClipData, Track};
 use crate::curve::Curve;
@@ -98,7 +99,7 @@ impl TrackCurve {
     }
 
     /// Adds the curve to a Bevy clip for the joint `target`.
-    fn add_to(self, clip: &mut AnimationClip, target: AnimationTargetId) {
+    pub(super) fn add_to(self, clip: &mut AnimationClip, target: AnimationTargetId) {
         match self {
             TrackCurve::Translation(c) => clip.add_curve_to_target(
                 target,
@@ -123,16 +124,9 @@ impl TrackCurve {
 }
 
 /// Builds the Bevy clip. Tracks that lack components are left out and counted in the
-/// returned number.
+/// returned number. (A [`DirectClip`] built once gives both this clip and direct playback
+/// from the same tracks: see [`DirectClip::bevy_clip`].)
 pub fn bevy_clip(clip: &ClipData) -> (AnimationClip, usize) {
-    let mut out = AnimationClip::default();
-    let mut skipped = 0;
-    for track in &clip.tracks {
-        match TrackCurve::of(clip, track) {
-            Some(curve) => curve.add_to(&mut out, target_id(clip.bindings[track.binding].path)),
-            None => skipped += 1,
-        }
-    }
-    out.set_duration(clip.stop.max(0.0));
-    (out, skipped)
+    let direct = DirectClip::new(Arc::new(clip.clone()));
+    (direct.bevy_clip(), direct.skipped)
 }

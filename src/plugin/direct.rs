@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::clip::TrackCurve;
+use super::clip::{TrackCurve, target_id};
 use super::playback::UnityPlayback;
 use super::properties::UnityProperties;
-use super::rig::{RigJoint, RigRoot, rest_transform};
+use super::rig::{RigJoint, RigRoot, rest_transform, world_positions};
 use crate::clip::ClipData;
 use crate::rig::Skeleton;
 
@@ -30,48 +30,62 @@ pub struct DirectClip {
     pub clip: Arc<ClipData>,
     /// The clip's tracks grouped by the path hash they target.
     pub tracks: Arc<HashMap<u32, Arc<[TrackCurve]>>>,
+    /// Tracks left out because the clip lacks some of their curves.
+    pub skipped: usize,
 }
 
 impl DirectClip {
     /// The clip with its tracks built.
     pub fn new(clip: Arc<ClipData>) -> Self {
         let mut by_path: HashMap<u32, Vec<TrackCurve>> = HashMap::new();
+        let mut skipped = 0;
         for track in &clip.tracks {
-            if let (Some(binding), Some(curve)) = (
+            match (
                 clip.bindings.get(track.binding),
                 TrackCurve::of(&clip, track),
             ) {
-                by_path.entry(binding.path).or_default().push(curve);
+                (Some(binding), Some(curve)) => {
+                    by_path.entry(binding.path).or_default().push(curve)
+                }
+                _ => skipped += 1,
             }
         }
         let tracks = by_path.into_iter().map(|(k, v)| (k, v.into())).collect();
         DirectClip {
             clip,
             tracks: Arc::new(tracks),
+            skipped,
         }
+    }
+
+    /// The clip as a Bevy `AnimationClip` over the same tracks, each targeted by its path
+    /// hash, for Bevy's `AnimationPlayer` and graphs.
+    pub fn bevy_clip(&self) -> AnimationClip {
+        let mut out = AnimationClip::default();
+        for (&path, tracks) in self.tracks.iter() {
+            for track in tracks.iter() {
+                track.clone().add_to(&mut out, target_id(path));
+            }
+        }
+        out.set_duration(self.clip.stop.max(0.0));
+        out
     }
 
     /// The world positions of `skeleton`'s joints posed by the clip at time `t` (its tracks
     /// over the rest pose), in Bevy's space.
     pub fn posed_positions(&self, skeleton: &Skeleton, t: f32) -> Vec<Vec3> {
-        let mut world: Vec<Transform> = Vec::with_capacity(skeleton.joints.len());
-        for joint in &skeleton.joints {
+        world_positions(skeleton, |joint| {
             let mut local = rest_transform(joint);
             for track in self
                 .tracks
                 .get(&joint.path_hash)
-                .into_iter()
+                .iter()
                 .flat_map(|t| t.iter())
             {
                 track.apply(t, &mut local, None);
             }
-            let global = match joint.parent.and_then(|p| world.get(p)) {
-                Some(parent) => parent.mul_transform(local),
-                None => local,
-            };
-            world.push(global);
-        }
-        world.into_iter().map(|t| t.translation).collect()
+            local
+        })
     }
 }
 

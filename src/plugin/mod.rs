@@ -30,7 +30,9 @@ pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
 };
-pub use rig::{RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings};
+pub use rig::{
+    RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings, world_positions,
+};
 
 /// Registers the Unity file asset and loader, the playhead system and the clip events; with
 /// the `scene` feature, also the systems that show `m_IsActive` and blend shapes in Bevy's

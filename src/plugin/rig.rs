@@ -46,6 +46,24 @@ pub fn rest_transform(joint: &crate::rig::Joint) -> Transform {
     }
 }
 
+/// World positions of a skeleton's joints, in Bevy's space, from each joint's local
+/// transform as `local` gives it (the rest pose is [`rest_transform`]).
+pub fn world_positions(
+    skeleton: &Skeleton,
+    mut local: impl FnMut(&crate::rig::Joint) -> Transform,
+) -> Vec<Vec3> {
+    let mut world: Vec<Transform> = Vec::with_capacity(skeleton.joints.len());
+    for joint in &skeleton.joints {
+        let local = local(joint);
+        let global = match joint.parent.and_then(|p| world.get(p)) {
+            Some(parent) => parent.mul_transform(local),
+            None => local,
+        };
+        world.push(global);
+    }
+    world.into_iter().map(|t| t.translation).collect()
+}
+
 /// Spawns one entity per joint (name, rest transform, animation target id from its path
 /// hash, parented as in the skeleton; with the `scene` feature also a `Visibility`); the root
 /// also gets the `AnimationPlayer`. Returns the root entity.

@@ -10,7 +10,7 @@ use bevy::render::render_resource::BlendState;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use crate::plugin::{DirectClip, rest_transform};
+use crate::plugin::{DirectClip, rest_transform, world_positions};
 use crate::rig::Skeleton;
 
 /// Where the camera looks from.
@@ -38,27 +38,13 @@ impl Default for OrbitCamera {
     }
 }
 
-/// World positions of a skeleton's joints at rest, in Bevy's space.
-pub fn rest_positions(skeleton: &Skeleton) -> Vec<Vec3> {
-    let mut world: Vec<Transform> = Vec::with_capacity(skeleton.joints.len());
-    for joint in &skeleton.joints {
-        let local = rest_transform(joint);
-        let global = match joint.parent.and_then(|p| world.get(p)) {
-            Some(parent) => parent.mul_transform(local),
-            None => local,
-        };
-        world.push(global);
-    }
-    world.into_iter().map(|t| t.translation).collect()
-}
-
 impl OrbitCamera {
     /// Frames a skeleton over its rest pose and the poses `clip` gives it across its length,
     /// so a clip that carries its rig away (root motion) stays in view.
     pub fn frame_motion(&mut self, skeleton: &Skeleton, clip: &DirectClip) {
         const SAMPLES: usize = 24;
         let (start, stop) = (clip.clip.start, clip.clip.stop);
-        let mut points = rest_positions(skeleton);
+        let mut points = world_positions(skeleton, rest_transform);
         if start.is_finite() && stop.is_finite() && stop >= start {
             for i in 0..=SAMPLES {
                 let t = start + (stop - start) * i as f32 / SAMPLES as f32;

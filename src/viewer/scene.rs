@@ -12,8 +12,8 @@ use super::camera::OrbitCamera;
 use crate::check::pick_rig;
 use crate::clip::{BindingKind, ClipData};
 use crate::plugin::{
-    LoadedClip, RigRoot, UnityPlayback, Unmatched, bevy_clip, play_clip, rest_transform, spawn_rig,
-    unmatched_bindings,
+    DirectClip, LoadedClip, RigRoot, UnityPlayback, Unmatched, play_clip, rest_transform,
+    spawn_rig, unmatched_bindings,
 };
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, Workspace};
@@ -156,13 +156,14 @@ pub fn rebuild_scene(
     };
     let (rig_name, skeleton, names) = choose_rig(&library, at, data);
     let root = spawn_rig(&mut commands, &skeleton);
-    let (bevy, _) = bevy_clip(data);
-    let loaded = LoadedClip::new(
+    let direct = DirectClip::new(Arc::new(data.clone()));
+    let handle = clips.add(direct.bevy_clip());
+    let loaded = LoadedClip::from_direct(
         data.name.clone(),
         data.name.clone(),
         at.path_id,
-        Arc::new(data.clone()),
-        clips.add(bevy),
+        direct,
+        handle,
     );
     let mut playback = play_clip(&mut commands, &mut graphs, root, &loaded);
     if let Some(t) = options.at {
