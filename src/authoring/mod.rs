@@ -1,4 +1,5 @@
-//! Writing real Unity files: UnityFS AssetBundles holding AnimationClips and a small rig.
+//! Writing real Unity files: UnityFS AssetBundles holding AnimationClips and a small rig, and
+//! ([`unityfs`]) archives in every layout clipscope reads.
 //!
 //! Tests need edge-case clips that no real file contains, and the viewer's built-in demo must be
 //! a genuine Unity-format file. This module turns plain descriptions ([`Bundle`]) into the bytes
@@ -27,6 +28,7 @@ mod rig;
 mod spec;
 #[cfg(test)]
 mod tests;
+pub mod unityfs;
 
 use std::io::Cursor;
 use std::sync::OnceLock;

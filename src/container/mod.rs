@@ -1,12 +1,17 @@
 //! Unity's container formats: what kind of file a byte buffer is, and the serialized files
 //! inside it.
 //!
-//! A file is a UnityFS AssetBundle (read with `rabex`, after our own checks of its header),
-//! an old `UnityWeb`/`UnityRaw` web player container (read here; `rabex` panics on them), or
-//! a bare serialized file.
+//! A file is a UnityFS AssetBundle, an old `UnityWeb`/`UnityRaw` web player container, or a
+//! bare serialized file. Both containers are read here (`rabex`'s bundle reader misreads
+//! version 6 archives and panics on web containers); their entries share one decompressed
+//! buffer ([`Blob`]).
 
-mod bundle;
+mod blob;
+pub mod bundle;
+pub mod codec;
 pub mod web;
+
+pub use blob::Blob;
 
 use crate::serialized;
 
@@ -31,12 +36,12 @@ impl ContainerKind {
     }
 }
 
-/// A serialized file found inside a container (or the file itself).
-#[derive(Debug)]
+/// A file found inside a container (or the file itself).
+#[derive(Clone, Debug)]
 pub struct InnerFile {
     /// Its name inside the container (`CAB-…`, `sharedassets0.assets`), empty for a bare file.
     pub name: String,
-    pub bytes: Vec<u8>,
+    pub bytes: Blob,
 }
 
 /// The serialized files of one container.
@@ -46,8 +51,9 @@ pub struct Opened {
     /// The engine version the container names, used when a serialized file's is stripped.
     pub unity_revision: Option<String>,
     pub files: Vec<InnerFile>,
-    /// Entries that are not serialized files (`.resS`, `.resource`), by name.
-    pub resources: Vec<String>,
+    /// Entries that are not serialized files: stream data (`.resS`) for meshes and textures.
+    /// Audio and video (`.resource`) are left compressed and not listed.
+    pub resources: Vec<InnerFile>,
 }
 
 /// Why a container could not be opened.
@@ -80,10 +86,16 @@ pub fn detect(bytes: &[u8]) -> Option<ContainerKind> {
     }
 }
 
+/// True for the resources clipscope reads: stream data of meshes and textures (`.resS`),
+/// not audio or video (`.resource`).
+fn wanted_resource(name: &str) -> bool {
+    !name.to_ascii_lowercase().ends_with(".resource")
+}
+
 /// Opens a container and returns the serialized files in it.
 pub fn open(bytes: Vec<u8>) -> Result<Opened, ContainerError> {
     match detect(&bytes) {
-        Some(ContainerKind::UnityFs) => bundle::open(&bytes),
+        Some(ContainerKind::UnityFs) => bundle::open(bytes, wanted_resource),
         Some(ContainerKind::Web) => open_web(&bytes),
         Some(ContainerKind::Yaml) => Err(ContainerError::NotUnity(
             "a text-serialized (YAML) file: open it through a Workspace".into(),
@@ -93,7 +105,7 @@ pub fn open(bytes: Vec<u8>) -> Result<Opened, ContainerError> {
             unity_revision: None,
             files: vec![InnerFile {
                 name: String::new(),
-                bytes,
+                bytes: Blob::from(bytes),
             }],
             resources: Vec::new(),
         }),
@@ -114,15 +126,15 @@ fn open_web(bytes: &[u8]) -> Result<Opened, ContainerError> {
 
 /// Separates serialized files from resource blobs by their headers.
 fn split_serialized(
-    entries: impl Iterator<Item = (String, Vec<u8>)>,
-) -> (Vec<InnerFile>, Vec<String>) {
+    entries: impl Iterator<Item = (String, Blob)>,
+) -> (Vec<InnerFile>, Vec<InnerFile>) {
     let mut files = Vec::new();
     let mut resources = Vec::new();
     for (name, bytes) in entries {
         if serialized::looks_serialized(&bytes) {
             files.push(InnerFile { name, bytes });
-        } else {
-            resources.push(name);
+        } else if wanted_resource(&name) {
+            resources.push(InnerFile { name, bytes });
         }
     }
     (files, resources)
@@ -142,8 +154,8 @@ fn not_unity(bytes: &[u8]) -> ContainerError {
             .collect();
         return ContainerError::NotUnity(format!("{sig} containers are not supported"));
     }
-    match serialized::SerializedFile::parse(bytes.to_vec(), None) {
-        Err(serialized::SerializedError::UnsupportedFormat(v)) => {
+    match serialized::header_error(bytes) {
+        Some(serialized::SerializedError::UnsupportedFormat(v)) => {
             ContainerError::UnsupportedVersion {
                 what: "serialized file format",
                 version: v,

@@ -24,7 +24,8 @@
 //! left before anything is allocated from them, strings are bounded, and decompression is
 //! bounded both by [`MAX_DECOMPRESSED`] and by a plausible compression ratio.
 
-use std::io::{self, Write};
+use super::blob::Blob;
+use super::codec;
 
 /// Largest decompressed payload accepted (1 GiB). Web player builds were far smaller; anything
 /// above this is treated as hostile or corrupt rather than decoded.
@@ -57,8 +58,8 @@ const SIG_RAW: &[u8] = b"UnityRaw\0";
 pub struct WebEntry {
     /// File name from the directory, e.g. `mainData` or `sharedassets0.assets`.
     pub name: String,
-    /// The file's bytes, copied out of the (decompressed) payload.
-    pub data: Vec<u8>,
+    /// The file's bytes, a range of the (decompressed) payload.
+    pub data: Blob,
 }
 
 /// A decoded UnityWeb / UnityRaw container.
@@ -230,11 +231,11 @@ impl WebContainer {
         }
         let header = read_header(bytes)?;
         let stored = level_data(bytes, &header)?;
-        let payload = if header.signature == "UnityWeb" {
+        let payload = Blob::from(if header.signature == "UnityWeb" {
             decompress_lzma(stored, header.uncompressed_size)?
         } else {
             stored.to_vec()
-        };
+        });
         let entries = read_directory(&payload)?;
         Ok(WebContainer {
             signature: header.signature,
@@ -333,45 +334,26 @@ fn level_data<'a>(bytes: &'a [u8], header: &Header) -> Result<&'a [u8], WebError
 ///
 /// The size comes from the LZMA header, or from the level table when the header says
 /// "unknown" (all ones). It must not exceed [`MAX_DECOMPRESSED`] nor [`MAX_LZMA_RATIO`] times
-/// the compressed length. The decoder is then told that exact size, its dictionary buffer is
-/// capped by `memlimit`, and the output sink refuses to grow past it.
+/// the compressed length; the output buffer is allocated at that size and never grows.
 fn decompress_lzma(stored: &[u8], level_uncompressed: u32) -> Result<Vec<u8>, WebError> {
-    let size_field: [u8; 8] = stored
-        .get(5..LZMA_HEADER_LEN)
+    let header: [u8; LZMA_HEADER_LEN] = stored
+        .get(..LZMA_HEADER_LEN)
         .and_then(|s| s.try_into().ok())
         .ok_or(WebError::Truncated {
             what: "LZMA header",
         })?;
+    let size_field: [u8; 8] = header[5..].try_into().unwrap_or([0xff; 8]);
     let declared = match u64::from_le_bytes(size_field) {
         u64::MAX => u64::from(level_uncompressed),
         n => n,
     };
     let compressed_len = (stored.len() - LZMA_HEADER_LEN) as u64;
     let size = check_lzma_size(declared, compressed_len)?;
-
-    let options = lzma_rs::decompress::Options {
-        unpacked_size: lzma_rs::decompress::UnpackedSize::ReadHeaderButUseProvided(Some(
-            size as u64,
-        )),
-        // The dictionary buffer never needs to exceed the output; the slack covers one
-        // maximal match (273 bytes) overshooting before the size check fires.
-        memlimit: Some(size.saturating_add(512)),
-        allow_incomplete: false,
-    };
-    let mut sink = BoundedSink {
-        out: Vec::with_capacity(size),
-        limit: size,
-    };
-    let mut input = stored;
-    lzma_rs::lzma_decompress_with_options(&mut input, &mut sink, &options)
-        .map_err(|e| WebError::Decompress(e.to_string()))?;
-    if sink.out.len() != size {
-        return Err(WebError::Decompress(format!(
-            "expected {size} bytes, got {}",
-            sink.out.len()
-        )));
-    }
-    Ok(sink.out)
+    let mut props = [0u8; codec::LZMA_PROPS_LEN];
+    props.copy_from_slice(&header[..codec::LZMA_PROPS_LEN]);
+    let mut out = vec![0u8; size];
+    codec::lzma_into(props, &stored[LZMA_HEADER_LEN..], &mut out).map_err(WebError::Decompress)?;
+    Ok(out)
 }
 
 /// Refuses sizes over the absolute limit or with an implausible expansion ratio.
@@ -395,28 +377,8 @@ fn check_lzma_size(declared: u64, compressed_len: u64) -> Result<usize, WebError
     })
 }
 
-/// A `Vec` writer that fails instead of growing past `limit` bytes.
-struct BoundedSink {
-    out: Vec<u8>,
-    limit: usize,
-}
-
-impl Write for BoundedSink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if buf.len() > self.limit - self.out.len() {
-            return Err(io::Error::other("LZMA output exceeds its declared size"));
-        }
-        self.out.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-/// Reads the big-endian directory at the payload start and copies out each entry.
-fn read_directory(payload: &[u8]) -> Result<Vec<WebEntry>, WebError> {
+/// Reads the big-endian directory at the payload start.
+fn read_directory(payload: &Blob) -> Result<Vec<WebEntry>, WebError> {
     let mut cur = Cursor::new(payload);
     let count = cur.i32_be("directory count")?;
     let count = usize::try_from(count)
@@ -434,20 +396,17 @@ fn read_directory(payload: &[u8]) -> Result<Vec<WebEntry>, WebError> {
     Ok(entries)
 }
 
-/// Reads one directory record and copies its bytes, checking it lies inside the payload.
-fn read_entry(cur: &mut Cursor<'_>, payload: &[u8]) -> Result<WebEntry, WebError> {
+/// Reads one directory record, checking it lies inside the payload.
+fn read_entry(cur: &mut Cursor<'_>, payload: &Blob) -> Result<WebEntry, WebError> {
     let name = cur.cstr("entry name")?;
     let offset = cur.u32_be("entry offset")?;
     let size = cur.u32_be("entry size")?;
     let start = offset as usize;
     let data = start
         .checked_add(size as usize)
-        .and_then(|end| payload.get(start..end));
+        .and_then(|end| payload.slice(start..end));
     match data {
-        Some(data) => Ok(WebEntry {
-            name,
-            data: data.to_vec(),
-        }),
+        Some(data) => Ok(WebEntry { name, data }),
         None => Err(WebError::BadEntry {
             name,
             offset: offset.into(),
@@ -649,7 +608,7 @@ mod tests {
         assert_eq!(web.signature, "UnityRaw");
         assert_eq!(web.entries.len(), 1);
         assert_eq!(web.entries[0].name, "a");
-        assert_eq!(web.entries[0].data, b"xyz");
+        assert_eq!(&*web.entries[0].data, b"xyz");
 
         // An entry reaching past the payload is refused.
         let size_at = bytes.len() - 3 - 4;

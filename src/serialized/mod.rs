@@ -65,7 +65,7 @@ pub struct SerializedFile {
     pub objects: Vec<ObjectInfo>,
     pub externals: Vec<External>,
     data_offset: u64,
-    bytes: Vec<u8>,
+    bytes: crate::container::Blob,
 }
 
 /// True when `bytes` look like a serialized file header (the rule of Unity's own detector).
@@ -73,10 +73,18 @@ pub fn looks_serialized(bytes: &[u8]) -> bool {
     metadata::Header::parse(bytes).is_ok()
 }
 
+/// Why `bytes` do not start with a readable serialized file header, if they do not.
+pub fn header_error(bytes: &[u8]) -> Option<SerializedError> {
+    metadata::Header::parse(bytes).err()
+}
+
 impl SerializedFile {
     /// Parses the header, metadata and object table. `fallback_version` is used when the
     /// file's Unity version is stripped or unreadable.
-    pub fn parse(bytes: Vec<u8>, fallback_version: Option<&str>) -> Result<Self, SerializedError> {
+    pub fn parse(
+        bytes: crate::container::Blob,
+        fallback_version: Option<&str>,
+    ) -> Result<Self, SerializedError> {
         let header = metadata::Header::parse(&bytes)?;
         let meta = metadata::Metadata::parse(&bytes, &header)?;
         let (effective_version, version_assumed) =
