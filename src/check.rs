@@ -813,6 +813,7 @@ mod tests {
             pptr_mapping: Vec::new(),
             events: Vec::new(),
             warnings: Vec::new(),
+            summary_only: None,
         }
     }
 
@@ -890,10 +891,10 @@ mod tests {
         for wrap in [0, ONCE, 8] {
             assert!(seams(&clip(wrap, vec![ramp()])).is_empty(), "wrap {wrap}");
         }
-        // Mecanim: Loop Time makes it a loop.
+        // Mecanim: Loop Time makes it a loop; without it the Animator holds the last frame.
         let mut mecanim = clip(0, vec![ramp()]);
         mecanim.legacy = false;
-        assert_eq!(check(&mecanim).wrap, "once");
+        assert_eq!(check(&mecanim).wrap, "clamp");
         assert!(seams(&mecanim).is_empty());
         mecanim.loop_time = true;
         assert_eq!(check(&mecanim).wrap, "loop");
@@ -1189,6 +1190,7 @@ mod tests {
             component: RigComponent::Animator,
             skeleton: Skeleton::from_paths(paths.iter().copied()),
             tos: BTreeMap::new(),
+            avatar: None,
             clips,
             unresolved_clips: 0,
         }

@@ -241,6 +241,7 @@ mod tests {
             pptr_mapping: vec![],
             events: vec![],
             warnings: vec![],
+            summary_only: None,
         };
         let mut p = Playhead::new(&clip);
         apply(&mut p, TimelineCommand::StepFrames(3));

@@ -40,7 +40,8 @@ fn sample_prints_exactly_the_documented_object() {
     assert_eq!(sorted, expected);
     assert_eq!(v["clip"], "TestClip");
     assert_eq!(v["legacy"], false);
-    assert_eq!(v["wrap"], "once");
+    // Loop Time is off: the Animator plays the clip once and holds its last frame.
+    assert_eq!(v["wrap"], "clamp");
     assert_eq!(v["times"], serde_json::json!([0.0, 0.5, 2.5]));
     let curves = v["curves"].as_array().unwrap();
     assert_eq!(curves.len(), 6);
@@ -61,10 +62,24 @@ fn sample_prints_exactly_the_documented_object() {
         .iter()
         .map(|x| x.as_f64().unwrap())
         .collect();
-    // Position y starts at 5; past the end a "once" clip has stopped and shows its start.
+    // Position y starts at 5; past the end the clip holds its value at the stop time.
     assert_eq!(ys[0], 5.0);
     assert!(ys[1] < 5.0);
-    assert_eq!(ys[2], 5.0);
+    let stop = v["stop"].as_f64().unwrap().to_string();
+    let at = |time: &str, wrap: &str| -> f64 {
+        let (code, out, err) = clipscope(&[
+            "sample", path, "--clip", "TestClip", "--times", time, "--wrap", wrap,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let v: Value = serde_json::from_str(&out).unwrap();
+        v["curves"][1]["values"][0].as_f64().unwrap()
+    };
+    let held = at(&stop, "clip");
+    assert_ne!(held, 5.0);
+    assert_eq!(ys[2], held);
+    // An explicit `once` keeps the legacy rule: from the stop on, the start shows.
+    assert_eq!(at("2.5", "once"), 5.0);
+    assert_eq!(at(&stop, "once"), 5.0);
 }
 
 #[test]

@@ -334,11 +334,12 @@ fn stripped_versions_are_assumed_with_a_warning_and_can_be_overridden() {
     assert_eq!(only_clip(&ws, "Bob").curves[0].curve.sample(1.0), 2.0);
     let options = OpenOptions {
         unity_version: Some("2020.3.34f1".into()),
+        ..OpenOptions::default()
     };
     let ws = open(stripped, &options);
     assert_eq!(
         ws.files[0]
-            .serialized
+            .summary
             .as_ref()
             .unwrap()
             .effective_version

@@ -206,8 +206,10 @@ fn decoded_curves_take_at_most_twice_the_stored_key_data() {
     let Some(path) = data("binary/wetboys_plateupemotesapi/moisture_animationreplacements") else {
         return;
     };
-    let ws = open(&[path]);
-    let file = ws.files[0].serialized.as_ref().unwrap();
+    let ws = open(&[path.clone()]);
+    let opened = clipscope::container::open(std::fs::read(&path).unwrap()).unwrap();
+    let file =
+        clipscope::serialized::SerializedFile::parse(opened.files[0].bytes.clone(), None).unwrap();
     let mut checked = 0;
     for entry in &ws.clips {
         let info = file.object(entry.at.path_id).unwrap();

@@ -23,7 +23,9 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs) -> ExitCode {
-    let ws = args.inputs.open(&args.paths);
+    // Listing needs each clip's facts, not its curves: a folder of many files then takes the
+    // memory of the files being opened, not of all of them.
+    let ws = args.inputs.open_summaries(&args.paths);
     if args.json {
         println!(
             "{}",
@@ -60,10 +62,10 @@ pub fn to_json(ws: &Workspace) -> Value {
                     "kind": if d.legacy { "legacy" } else { "mecanim" },
                     "keyframed": d.keyframed,
                     "streamed": d.counts.streamed, "dense": d.counts.dense, "constant": d.counts.constant,
-                    "curves": d.curves.len(), "bindings": d.bindings.len(),
+                    "curves": d.curve_count(), "bindings": d.binding_count(),
                     "start": d.start, "stop": d.stop, "sample_rate": d.sample_rate,
                     "wrap": d.wrap_mode().name(), "wrap_code": d.wrap_mode_code,
-                    "loop_time": d.loop_time, "events": d.events.len(), "warnings": d.warnings,
+                    "loop_time": d.loop_time, "events": d.event_count(), "warnings": d.warnings,
                 }),
                 Err(e) => json!({ "name": c.name, "path_id": c.at.path_id, "file": file, "error": e.to_string() }),
             }
@@ -99,15 +101,16 @@ pub fn to_json(ws: &Workspace) -> Value {
         .map(|f| {
             json!({
                 "file": f.location(), "container": f.kind.name(),
-                "format": f.serialized.as_ref().map(|s| s.format),
-                "unity_version": f.serialized.as_ref().map(|s| s.effective_version.to_string()),
-                "version_assumed": f.serialized.as_ref().map(|s| s.version_assumed),
-                "objects": f.serialized.as_ref().map(|s| s.objects.len()),
+                "format": f.summary.as_ref().map(|s| s.format),
+                "unity_version": f.summary.as_ref().map(|s| s.effective_version.to_string()),
+                "version_assumed": f.summary.as_ref().map(|s| s.version_assumed),
+                "objects": f.summary.as_ref().map(|s| s.objects),
             })
         })
         .collect();
     json!({
         "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,
+        "skipped_files": ws.skipped_files,
         "warnings": ws.warnings,
         "errors": ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
     })
@@ -128,7 +131,7 @@ fn print_table(ws: &Workspace) {
                     (
                         "-".to_string(),
                         "-".to_string(),
-                        format!("{}k", d.curves.len()),
+                        format!("{}k", d.curve_count()),
                     )
                 } else {
                     (
@@ -145,7 +148,7 @@ fn print_table(ws: &Workspace) {
                     counts.0,
                     counts.1,
                     counts.2,
-                    d.bindings.len(),
+                    d.binding_count(),
                     d.start,
                     d.stop,
                     d.sample_rate,

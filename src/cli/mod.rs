@@ -3,6 +3,7 @@
 
 mod check;
 mod list;
+mod progress;
 mod sample;
 #[cfg(feature = "viewer")]
 mod view;
@@ -45,11 +46,22 @@ pub struct Inputs {
 }
 
 impl Inputs {
+    /// Opens the paths with every clip's curves.
     fn open(&self, paths: &[PathBuf]) -> Workspace {
+        self.open_with(paths, true)
+    }
+
+    /// Opens the paths keeping each clip's facts but not its curves.
+    fn open_summaries(&self, paths: &[PathBuf]) -> Workspace {
+        self.open_with(paths, false)
+    }
+
+    fn open_with(&self, paths: &[PathBuf], keep_curves: bool) -> Workspace {
         let options = OpenOptions {
             unity_version: self.unity_version.clone(),
+            keep_curves,
         };
-        Workspace::open(paths, &options)
+        progress::open(paths, &options)
     }
 }
 

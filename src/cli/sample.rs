@@ -23,7 +23,8 @@ pub struct SampleArgs {
     #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
     times: Option<Vec<f64>>,
     /// Wrap mode applied to each time: once, loop, pingpong, clamp, default, or clip (the
-    /// clip's own: legacy m_WrapMode; Mecanim loop if Loop Time, else once).
+    /// clip's own: legacy m_WrapMode; Mecanim loop if Loop Time, else clamp forever, since the
+    /// Animator holds a finished clip's last frame).
     #[arg(long, default_value = "clip")]
     wrap: String,
     /// Print JSON (the only output format; accepted for symmetry with `list`).

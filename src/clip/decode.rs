@@ -32,6 +32,7 @@ pub fn decode_clip(
         pptr_mapping: Vec::new(),
         events: events(clip),
         warnings: Vec::new(),
+        summary_only: None,
     };
     let muscle_curves = clip.m_MuscleClip.as_ref().map_or(0, |m| {
         let c = &m.m_Clip.data;

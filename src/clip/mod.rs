@@ -236,22 +236,70 @@ pub struct ClipData {
     pub events: Vec<ClipEvent>,
     /// Problems met while decoding that did not stop it.
     pub warnings: Vec<String>,
+    /// Set on a clip kept as a summary ([`ClipData::into_summary`]): how many curves,
+    /// bindings and events it had. Its `curves`, `tracks`, `bindings`, `pptr_mapping` and
+    /// `events` are then empty.
+    pub summary_only: Option<SummaryCounts>,
+}
+
+/// What a clip kept as a summary had.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SummaryCounts {
+    pub curves: usize,
+    pub bindings: usize,
+    pub events: usize,
 }
 
 impl ClipData {
+    /// The clip without its curves, bindings and events, which take nearly all of its
+    /// memory; their counts stay in [`ClipData::summary_only`].
+    pub fn into_summary(self) -> ClipData {
+        ClipData {
+            summary_only: Some(SummaryCounts {
+                curves: self.curve_count(),
+                bindings: self.binding_count(),
+                events: self.event_count(),
+            }),
+            curves: Vec::new(),
+            tracks: Vec::new(),
+            bindings: Vec::new(),
+            pptr_mapping: Vec::new(),
+            events: Vec::new(),
+            ..self
+        }
+    }
+
+    /// Number of curves (also of a clip kept as a summary).
+    pub fn curve_count(&self) -> usize {
+        self.summary_only.map_or(self.curves.len(), |s| s.curves)
+    }
+
+    /// Number of bindings (also of a clip kept as a summary).
+    pub fn binding_count(&self) -> usize {
+        self.summary_only
+            .map_or(self.bindings.len(), |s| s.bindings)
+    }
+
+    /// Number of events (also of a clip kept as a summary).
+    pub fn event_count(&self) -> usize {
+        self.summary_only.map_or(self.events.len(), |s| s.events)
+    }
+
     /// Clip length in seconds.
     pub fn length(&self) -> f32 {
         (self.stop - self.start).max(0.0)
     }
 
-    /// The clip's own wrap mode: legacy `m_WrapMode`; Mecanim loop if Loop Time, else once.
+    /// The clip's own wrap mode: legacy `m_WrapMode`; Mecanim loop if Loop Time, else clamp
+    /// forever, since the Animator plays such a clip once and then holds its last frame (a
+    /// finished state keeps its final pose until a transition leaves it).
     pub fn wrap_mode(&self) -> WrapMode {
         if self.legacy {
             WrapMode::from_unity(self.wrap_mode_code).unwrap_or(WrapMode::Default)
         } else if self.loop_time {
             WrapMode::Loop
         } else {
-            WrapMode::Once
+            WrapMode::ClampForever
         }
     }
 

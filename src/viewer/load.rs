@@ -52,7 +52,10 @@ pub fn spawn_load(
 ) -> Loading {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let options = OpenOptions { unity_version };
+        let options = OpenOptions {
+            unity_version,
+            ..OpenOptions::default()
+        };
         let main = if paths.is_empty() {
             Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options)
         } else {

@@ -1,0 +1,32 @@
+//! A progress bar on stderr while files load, only when stderr is a terminal (scripts and
+//! pipes see nothing).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clipscope::{OpenOptions, Workspace};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Opens `paths`, drawing a bar while more than one file loads.
+pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
+    if !std::io::stderr().is_terminal() {
+        return Workspace::open(paths, options);
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} files {wide_msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let ws = Workspace::open_with_progress(paths, options, |done, total, file| {
+        if total < 2 {
+            return;
+        }
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        if let Some(name) = file.file_name() {
+            bar.set_message(name.to_string_lossy().into_owned());
+        }
+    });
+    bar.finish_and_clear();
+    ws
+}

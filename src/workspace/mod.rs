@@ -1,0 +1,281 @@
+//! A set of opened Unity files: every clip decoded, every rig found, every controller's clips,
+//! with references resolved across files (a level's Animator pointing into
+//! `sharedassets0.assets`, a bundle's controller into another bundle).
+//!
+//! Files are opened in parallel, each on one thread from its bytes to what the workspace keeps
+//! (clips, rigs, controllers, avatars); its bytes are dropped before that thread takes the next
+//! file, so memory is bounded by the files in flight, not by the folder. References between
+//! files are resolved once every file is in.
+
+mod extract;
+mod merge;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use crate::clip::ClipData;
+use crate::container::ContainerKind;
+use crate::error::Error;
+use crate::rig::{RigComponent, Skeleton};
+use crate::serialized::{External, SerializedFile};
+use crate::unity::PPtr;
+use crate::unity::rig::AnimatorController;
+use extract::{Extracted, GuidIndexes};
+
+/// Options for opening files.
+#[derive(Clone, Debug)]
+pub struct OpenOptions {
+    /// Unity version to assume for files whose version is stripped.
+    pub unity_version: Option<String>,
+    /// Keep every clip's curves (the default). Without them a clip keeps its facts (name,
+    /// block counts, times, wrap mode, warnings) and the counts of what was dropped
+    /// ([`ClipData::summary_only`]): what `list` shows, for a fraction of the memory.
+    pub keep_curves: bool,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            unity_version: None,
+            keep_curves: true,
+        }
+    }
+}
+
+impl OpenOptions {
+    /// A decoded clip as this workspace keeps it.
+    fn shape(&self, clip: ClipData) -> ClipData {
+        if self.keep_curves {
+            clip
+        } else {
+            clip.into_summary()
+        }
+    }
+}
+
+/// The facts of a serialized file that outlive its bytes.
+#[derive(Clone, Debug)]
+pub struct FileSummary {
+    /// Serialized format version (9 to 22).
+    pub format: u32,
+    /// Unity version as written (may be "0.0.0" when stripped).
+    pub unity_version: String,
+    /// The version used for layouts and embedded type trees.
+    pub effective_version: rabex::UnityVersion,
+    /// Set when the written version was unusable and `effective_version` is assumed.
+    pub version_assumed: bool,
+    /// Build target; -2 for editor files.
+    pub target_platform: i32,
+    /// Number of objects in the file.
+    pub objects: usize,
+    /// The files its references point into.
+    pub externals: Vec<External>,
+}
+
+impl FileSummary {
+    fn of(file: &SerializedFile) -> FileSummary {
+        FileSummary {
+            format: file.format,
+            unity_version: file.unity_version.clone(),
+            effective_version: file.effective_version.clone(),
+            version_assumed: file.version_assumed,
+            target_platform: file.target_platform,
+            objects: file.objects.len(),
+            externals: file.externals.clone(),
+        }
+    }
+}
+
+/// One serialized file that was opened.
+#[derive(Debug)]
+pub struct LoadedFile {
+    /// The file on disk.
+    pub source: PathBuf,
+    /// Name inside its container (empty for a bare serialized file).
+    pub inner: String,
+    pub kind: ContainerKind,
+    /// The serialized file's facts; `None` for text-serialized (YAML) files.
+    pub summary: Option<FileSummary>,
+}
+
+impl LoadedFile {
+    /// `path` or `path/inner` for messages.
+    pub fn location(&self) -> String {
+        extract::location(&self.source, &self.inner)
+    }
+}
+
+/// A reference to an object of a loaded file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ObjectRef {
+    pub file: usize,
+    pub path_id: i64,
+}
+
+/// A clip found in a file, decoded or with the reason it could not be.
+#[derive(Debug)]
+pub struct ClipEntry {
+    pub at: ObjectRef,
+    pub name: String,
+    pub data: Result<ClipData, Error>,
+}
+
+/// A rig: an Animator or Animation component with its skeleton and the clips it reaches.
+#[derive(Debug)]
+pub struct RigEntry {
+    pub at: ObjectRef,
+    pub name: String,
+    pub component: RigComponent,
+    pub skeleton: Skeleton,
+    /// Path hash to path, from the Avatar's `m_TOS`.
+    pub tos: BTreeMap<u32, String>,
+    /// The Animator's Avatar, where it is loaded.
+    pub avatar: Option<ObjectRef>,
+    /// Clips it reaches (controller or Animation list), resolved where loaded.
+    pub clips: Vec<ObjectRef>,
+    /// References to clips in files that are not loaded.
+    pub unresolved_clips: usize,
+}
+
+/// An AnimatorController (or override controller) with its clips in order.
+#[derive(Debug)]
+pub struct ControllerEntry {
+    pub at: ObjectRef,
+    pub name: String,
+    pub clips: Vec<ObjectRef>,
+    pub unresolved_clips: usize,
+}
+
+/// An Avatar (class 90).
+#[derive(Debug)]
+pub struct AvatarEntry {
+    pub at: ObjectRef,
+    pub name: String,
+    /// Path hash to transform path, relative to the Animator's GameObject.
+    pub tos: BTreeMap<u32, String>,
+}
+
+/// Everything opened from a set of paths.
+#[derive(Debug, Default)]
+pub struct Workspace {
+    pub files: Vec<LoadedFile>,
+    pub clips: Vec<ClipEntry>,
+    pub rigs: Vec<RigEntry>,
+    pub controllers: Vec<ControllerEntry>,
+    pub avatars: Vec<AvatarEntry>,
+    /// Files (or parts of them) that could not be read.
+    pub errors: Vec<Error>,
+    /// Non-fatal notes (assumed versions, skipped files).
+    pub warnings: Vec<String>,
+    /// Files found in folders that are not Unity files, left out.
+    pub skipped_files: usize,
+}
+
+/// The clips an AnimatorController lists (`m_AnimationClips`), in order, nulls left out.
+pub fn controller_clips(controller: &AnimatorController) -> Vec<PPtr> {
+    controller
+        .m_AnimationClips
+        .iter()
+        .copied()
+        .filter(|p| !p.is_null())
+        .collect()
+}
+
+impl Workspace {
+    /// Opens files and folders (recursively). Never fails as a whole: what cannot be read is
+    /// recorded in `errors`.
+    pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
+        Self::open_with_progress(paths, options, |_, _, _| {})
+    }
+
+    /// [`Workspace::open`], calling `progress(done, total, file)` as each file finishes (from
+    /// the threads that open them), and once more with `done == total` at the end.
+    pub fn open_with_progress(
+        paths: &[PathBuf],
+        options: &OpenOptions,
+        progress: impl Fn(usize, usize, &Path) + Sync,
+    ) -> Workspace {
+        let files = expand(paths);
+        let guids = GuidIndexes::default();
+        let done = AtomicUsize::new(0);
+        let extracted: Vec<Extracted> = files
+            .par_iter()
+            .map(|(path, in_folder)| {
+                let found = extract::extract_path(path, *in_folder, options, &guids);
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, files.len(), path);
+                found
+            })
+            .collect();
+        let mut builder = merge::Builder::default();
+        for ((path, _), found) in files.iter().zip(extracted) {
+            builder.add(path, found);
+        }
+        progress(files.len(), files.len(), Path::new(""));
+        let mut ws = builder.finish();
+        if ws.skipped_files > 0 {
+            ws.warnings.push(format!(
+                "skipped {} files that are not Unity files",
+                ws.skipped_files
+            ));
+        }
+        ws
+    }
+
+    /// Opens one file from bytes already read (for embedding and tests).
+    pub fn open_bytes(path: &Path, bytes: Vec<u8>, options: &OpenOptions) -> Workspace {
+        let mut builder = merge::Builder::default();
+        builder.add(
+            path,
+            extract::extract_bytes(path, bytes, options, &GuidIndexes::default()),
+        );
+        builder.finish()
+    }
+
+    /// The clip at a reference.
+    pub fn clip(&self, at: ObjectRef) -> Option<&ClipEntry> {
+        self.clips.iter().find(|c| c.at == at)
+    }
+
+    /// The avatar at a reference.
+    pub fn avatar(&self, at: ObjectRef) -> Option<&AvatarEntry> {
+        self.avatars.iter().find(|a| a.at == at)
+    }
+}
+
+/// The files to open: each path, or every file below a folder (sorted), marked as found in
+/// a folder.
+fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut found = Vec::new();
+            collect_files(path, &mut found, 0);
+            found.sort();
+            files.extend(found.into_iter().map(|f| (f, true)));
+        } else {
+            files.push((path.clone(), false));
+        }
+    }
+    files
+}
+
+/// Every regular file below `dir`, to a bounded depth.
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
+    if depth > 32 {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(t) if t.is_dir() => collect_files(&path, out, depth + 1),
+            Ok(t) if t.is_file() => out.push(path),
+            _ => {}
+        }
+    }
+}
