@@ -103,6 +103,7 @@ fn unity_clip() -> ClipData {
         pptr_mapping: Vec::new(),
         events: Vec::new(),
         warnings: Vec::new(),
+        summary_only: None,
     }
 }
 

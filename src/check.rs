@@ -326,7 +326,7 @@ fn failed_report(entry: &ClipEntry, file: String, error: String) -> ClipReport {
 fn workspace_names(rigs: &[RigEntry]) -> BTreeMap<u32, String> {
     let mut names = BTreeMap::new();
     for rig in rigs {
-        for (&hash, path) in &rig.tos {
+        for (&hash, path) in rig.tos.iter() {
             names.entry(hash).or_insert_with(|| path.clone());
         }
         for joint in &rig.skeleton.joints {
@@ -1189,7 +1189,7 @@ mod tests {
             name: name.into(),
             component: RigComponent::Animator,
             skeleton: Skeleton::from_paths(paths.iter().copied()),
-            tos: BTreeMap::new(),
+            tos: Default::default(),
             avatar: None,
             clips,
             unresolved_clips: 0,

@@ -181,7 +181,7 @@ fn morbman_rig_uses_its_avatar_and_controller_across_bundles() {
         .expect("morbman rig");
     assert_eq!(rig.skeleton.joints.len(), 38);
     assert!(!rig.tos.is_empty());
-    for (hash, path) in &rig.tos {
+    for (hash, path) in rig.tos.iter() {
         assert_eq!(path_hash(path), *hash, "m_TOS entry {path}");
     }
     let controller = ws

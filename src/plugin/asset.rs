@@ -185,7 +185,7 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
             name: rig.name.clone(),
             component: rig.component,
             skeleton: rig.skeleton.clone(),
-            names: rig.tos.clone(),
+            names: (*rig.tos).clone(),
             clips: rig
                 .clips
                 .iter()

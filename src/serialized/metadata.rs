@@ -84,7 +84,21 @@ fn endian_byte(b: u8) -> Result<Endian, SerializedError> {
 pub struct SerializedType {
     pub class_id: i32,
     pub script_type_index: i16,
-    pub tree: Option<TypeTreeNode>,
+    pub(super) tree: StoredTree,
+}
+
+/// A type's tree as the file stores it. The blob layout is parsed when an object of the type
+/// is first read (most files list far more types than clipscope reads); the legacy layout can
+/// only be skipped by reading it, so it is parsed at once.
+#[derive(Debug, Clone)]
+pub(super) enum StoredTree {
+    None,
+    Parsed(TypeTreeNode),
+    Blob {
+        /// Byte range of the tree in the file.
+        range: std::ops::Range<usize>,
+        parsed: std::sync::OnceLock<Result<TypeTreeNode, String>>,
+    },
 }
 
 /// One row of the object table.
@@ -202,9 +216,9 @@ fn read_type(
         r.take(16, "type hash")?;
     }
     let tree = if enable_type_tree {
-        Some(super::typetree::read_tree(r, fmt)?)
+        super::typetree::read_tree(r, fmt)?
     } else {
-        None
+        StoredTree::None
     };
     if enable_type_tree && fmt >= 21 {
         let n = r.count(4, "type dependencies")?;

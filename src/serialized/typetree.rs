@@ -9,6 +9,7 @@ use rabex::objects::ClassId;
 use rabex::tpk::TpkTypeTreeBlob;
 use rabex::typetree::TypeTreeNode;
 
+use super::metadata::StoredTree;
 use super::{ObjectInfo, SerializedError, SerializedFile};
 use crate::binary::{ByteReader, Endian};
 
@@ -17,17 +18,19 @@ const MAX_DEPTH: usize = 64;
 /// Longest type or field name accepted.
 const MAX_NAME: usize = 1024;
 
-/// Reads one type tree at the reader's position, in the layout of format `fmt`.
-pub(super) fn read_tree(r: &mut ByteReader<'_>, fmt: u32) -> Result<TypeTreeNode, SerializedError> {
+/// Reads (legacy layout) or skips (blob layout) one type tree at the reader's position, in
+/// the layout of format `fmt`.
+pub(super) fn read_tree(r: &mut ByteReader<'_>, fmt: u32) -> Result<StoredTree, SerializedError> {
     if fmt >= 12 || fmt == 10 {
-        read_blob(r, fmt)
+        skip_blob(r, fmt)
     } else {
-        read_legacy(r, fmt, 0)
+        read_legacy(r, fmt, 0).map(StoredTree::Parsed)
     }
 }
 
-/// The blob layout: a flat node list with levels, then a string buffer.
-fn read_blob(r: &mut ByteReader<'_>, fmt: u32) -> Result<TypeTreeNode, SerializedError> {
+/// The blob layout: a flat node list with levels, then a string buffer. Its extent is
+/// checked here; it is parsed by [`parse_blob`] when first needed.
+fn skip_blob(r: &mut ByteReader<'_>, fmt: u32) -> Result<StoredTree, SerializedError> {
     let start = r.position();
     let node_size = if fmt >= 19 { 32 } else { 24 };
     let nodes = r.count(node_size, "type tree node count")?;
@@ -36,10 +39,14 @@ fn read_blob(r: &mut ByteReader<'_>, fmt: u32) -> Result<TypeTreeNode, Serialize
         return Err(r.error("type tree has no nodes").into());
     }
     r.take(nodes * node_size + strings, "type tree")?;
-    let mut whole = r.clone();
-    whole.seek(start)?;
-    let bytes = whole.take(r.position() - start, "type tree")?;
-    let endian = r.endian;
+    Ok(StoredTree::Blob {
+        range: start..r.position(),
+        parsed: OnceLock::new(),
+    })
+}
+
+/// Parses a blob-layout tree from its bytes.
+fn parse_blob(bytes: &[u8], fmt: u32, endian: Endian) -> Result<TypeTreeNode, String> {
     let parsed = catch_unwind(AssertUnwindSafe(|| {
         let mut cursor = std::io::Cursor::new(bytes);
         match endian {
@@ -49,10 +56,8 @@ fn read_blob(r: &mut ByteReader<'_>, fmt: u32) -> Result<TypeTreeNode, Serialize
     }));
     match parsed {
         Ok(Ok(tree)) => Ok(tree),
-        Ok(Err(e)) => Err(SerializedError::Metadata(format!("bad type tree: {e}"))),
-        Err(_) => Err(SerializedError::Metadata(
-            "bad type tree (reader panicked)".into(),
-        )),
+        Ok(Err(e)) => Err(format!("bad type tree: {e}")),
+        Err(_) => Err("bad type tree (reader panicked)".into()),
     }
 }
 
@@ -113,12 +118,28 @@ pub(super) fn tree_for<'a>(
         usize::try_from(info.type_id)
             .ok()
             .and_then(|i| file.types.get(i))
-            .and_then(|t| t.tree.as_ref())
     } else {
         file.types
             .iter()
             .find(|t| t.class_id == info.type_id || t.class_id == info.class_id)
-            .and_then(|t| t.tree.as_ref())
+    };
+    let own = match own.map(|t| &t.tree) {
+        Some(StoredTree::Parsed(tree)) => Some(tree),
+        Some(StoredTree::Blob { range, parsed }) => {
+            let parsed = parsed.get_or_init(|| {
+                let bytes = file
+                    .bytes
+                    .get(range.clone())
+                    .ok_or("type tree out of range")?;
+                parse_blob(bytes, file.format, file.endian)
+            });
+            Some(
+                parsed
+                    .as_ref()
+                    .map_err(|e| SerializedError::Metadata(e.clone()))?,
+            )
+        }
+        Some(StoredTree::None) | None => None,
     };
     if let Some(tree) = own {
         return Ok(Cow::Borrowed(tree));

@@ -100,14 +100,14 @@ pub fn choose_rig(
             .iter()
             .map(|j| (j.path_hash, j.path.clone()))
             .collect();
-        names.extend(tos);
+        names.extend(tos.iter().map(|(&hash, path)| (hash, path.clone())));
         return (name, skeleton, names);
     }
     let tos: BTreeMap<u32, String> = library
         .main
         .rigs
         .iter()
-        .flat_map(|r| r.tos.clone())
+        .flat_map(|r| r.tos.iter().map(|(&hash, path)| (hash, path.clone())))
         .collect();
     if clip.bindings.iter().any(|b| tos.contains_key(&b.path)) {
         return (

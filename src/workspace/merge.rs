@@ -2,11 +2,13 @@
 //! files resolved (controllers to clips, rigs to avatars, controllers and clips, text files'
 //! links by guid).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 use super::extract::{ClipFound, Extracted, Found, RigDraft, SerializedIndex};
-use super::{AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, ObjectRef, RigEntry, Workspace};
+use super::{
+    AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, ObjectRef, PathNames, RigEntry, Workspace,
+};
 use crate::container::ContainerKind;
 use crate::error::Error;
 use crate::rig::{RigComponent, Skeleton};
@@ -115,7 +117,7 @@ impl Builder {
                         path_id: found.path_id,
                     },
                     name: avatar.m_Name.clone(),
-                    tos: avatar.m_TOS.clone(),
+                    tos: PathNames::new(avatar.m_TOS.clone()),
                 };
                 self.ws.avatars.push(entry);
             }
@@ -132,7 +134,7 @@ impl Builder {
                         name: draft.name.clone(),
                         component: draft.component,
                         skeleton: Skeleton { joints: Vec::new() },
-                        tos: BTreeMap::new(),
+                        tos: PathNames::default(),
                         avatar: None,
                         clips: Vec::new(),
                         unresolved_clips: 0,
@@ -212,7 +214,7 @@ impl Builder {
                     RigComponent::Animator
                 },
                 skeleton: rig.skeleton,
-                tos: BTreeMap::new(),
+                tos: PathNames::default(),
                 avatar: None,
                 clips: Vec::new(),
                 unresolved_clips: 0,
@@ -251,7 +253,7 @@ impl Builder {
             .filter(|at| self.ws.avatar(*at).is_some());
         let tos = avatar
             .and_then(|at| self.ws.avatar(at))
-            .map(|a| a.tos.clone())
+            .map(|a| PathNames::clone(&a.tos))
             .unwrap_or_default();
         let skeleton = match draft.component {
             RigComponent::Animator => draft

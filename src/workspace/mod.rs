@@ -130,8 +130,8 @@ pub struct RigEntry {
     pub name: String,
     pub component: RigComponent,
     pub skeleton: Skeleton,
-    /// Path hash to path, from the Avatar's `m_TOS`.
-    pub tos: BTreeMap<u32, String>,
+    /// Path hash to path, from the Avatar's `m_TOS` (shared with the [`AvatarEntry`]).
+    pub tos: PathNames,
     /// The Animator's Avatar, where it is loaded.
     pub avatar: Option<ObjectRef>,
     /// Clips it reaches (controller or Animation list), resolved where loaded.
@@ -154,9 +154,12 @@ pub struct ControllerEntry {
 pub struct AvatarEntry {
     pub at: ObjectRef,
     pub name: String,
-    /// Path hash to transform path, relative to the Animator's GameObject.
-    pub tos: BTreeMap<u32, String>,
+    /// Path hash to transform path, relative to the Animator's GameObject (`m_TOS`).
+    pub tos: PathNames,
 }
+
+/// Path hash to path, shared by an avatar and the rigs that use it.
+pub type PathNames = std::sync::Arc<BTreeMap<u32, String>>;
 
 /// Everything opened from a set of paths.
 #[derive(Debug, Default)]

@@ -66,6 +66,22 @@ pub(super) fn open(
     })
 }
 
+/// A bundle's block table and directory, and the offset of its first data block, checked
+/// against the file and the caps.
+pub fn locate_blocks(bytes: &[u8]) -> Result<(BlocksInfo, usize), ContainerError> {
+    locate_checked(bytes, &BundleHeader::read(bytes)?)
+}
+
+fn locate_checked(
+    bytes: &[u8],
+    header: &BundleHeader,
+) -> Result<(BlocksInfo, usize), ContainerError> {
+    header.check_encryption()?;
+    let (info, data_start) = layout::locate(bytes, header)?;
+    check_blocks(&info, data_start, bytes.len())?;
+    Ok((info, data_start))
+}
+
 /// Nodes that may hold a serialized file: everything but resource blobs by their extension.
 fn is_serialized_name(node: &Node) -> bool {
     let lower = node.path.to_ascii_lowercase();
