@@ -9,6 +9,7 @@
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
 pub mod authoring;
+pub mod avatar;
 pub mod binary;
 pub mod check;
 pub mod clip;
