@@ -18,6 +18,7 @@ pub mod curve;
 pub mod demo;
 pub mod error;
 pub mod hash;
+pub mod humanoid;
 pub mod playhead;
 #[cfg(feature = "bevy")]
 pub mod plugin;
