@@ -9,6 +9,7 @@
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
 pub mod authoring;
+pub mod avatar;
 pub mod binary;
 pub mod check;
 pub mod clip;
@@ -17,6 +18,7 @@ pub mod curve;
 pub mod demo;
 pub mod error;
 pub mod hash;
+pub mod humanoid;
 pub mod playhead;
 #[cfg(feature = "bevy")]
 pub mod plugin;

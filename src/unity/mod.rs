@@ -5,6 +5,7 @@
 //! width), so one struct reads every version from 3.5 to Unity 6.
 #![allow(non_snake_case)]
 
+pub mod avatar;
 pub mod clip;
 pub mod rig;
 mod values;
