@@ -241,7 +241,7 @@ fn folder_speedup() {
 /// was in use before.
 fn heap_peak(dir: &Path) -> (usize, usize) {
     let options = OpenOptions {
-        keep_curves: false,
+        summaries: true,
         ..OpenOptions::default()
     };
     let base = IN_USE.load(Ordering::Relaxed);

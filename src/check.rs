@@ -1191,6 +1191,7 @@ mod tests {
             skeleton: Skeleton::from_paths(paths.iter().copied()),
             tos: Default::default(),
             avatar: None,
+            humanoid: None,
             clips,
             unresolved_clips: 0,
         }

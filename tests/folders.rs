@@ -110,7 +110,7 @@ fn summaries_agree_with_the_full_decode_and_progress_counts_every_file() {
     let summary = Workspace::open(
         &[dir.clone()],
         &OpenOptions {
-            keep_curves: false,
+            summaries: true,
             ..OpenOptions::default()
         },
     );

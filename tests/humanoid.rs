@@ -485,8 +485,9 @@ fn unmapped_muscles_are_reported_and_ignored() {
 /// morbman's Avatar as stored, to break.
 fn raw_morbman() -> Option<AvatarObject> {
     let path = data("binary/wetboys_plateupemotesapi/morbman")?;
-    let ws = Workspace::open(&[path], &OpenOptions::default());
-    let file = ws.files.iter().find_map(|f| f.serialized.as_ref()).unwrap();
+    let opened = clipscope::container::open(std::fs::read(path).unwrap()).unwrap();
+    let file =
+        clipscope::serialized::SerializedFile::parse(opened.files[0].bytes.clone(), None).unwrap();
     let info = file.objects.iter().find(|o| o.class_id == 90).unwrap();
     Some(file.read(info).expect("reads"))
 }

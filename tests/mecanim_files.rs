@@ -231,3 +231,26 @@ fn decoded_curves_take_at_most_twice_the_stored_key_data() {
     }
     assert_eq!(checked, 3);
 }
+
+#[test]
+fn rigs_link_their_avatar_and_only_humanoid_ones_can_pose_muscles() {
+    let (Some(morbman), Some(copy)) = (
+        data("binary/wetboys_plateupemotesapi/morbman"),
+        data("binary/lessscarymannequins/copy.bundle"),
+    ) else {
+        return;
+    };
+    let ws = open(&[morbman, copy]);
+    let rig = |name: &str| ws.rigs.iter().find(|r| r.name == name).unwrap();
+    let morbman = rig("morbman");
+    let avatar = ws
+        .avatar(morbman.avatar.expect("morbman's Animator has an Avatar"))
+        .unwrap();
+    assert!(avatar.data.as_ref().is_some_and(|d| d.is_human()));
+    let humanoid = morbman.humanoid.as_ref().expect("morbman is humanoid");
+    assert_eq!(humanoid.joint_count(), morbman.skeleton.joints.len());
+    // The mannequin's Avatar is empty: its rig plays generic clips only.
+    let quinn = rig("quinn");
+    assert!(quinn.avatar.is_some() && quinn.humanoid.is_none());
+    assert_eq!(ws.humanoid_rigs().count(), 1);
+}

@@ -56,10 +56,10 @@ impl Inputs {
         self.open_with(paths, false)
     }
 
-    fn open_with(&self, paths: &[PathBuf], keep_curves: bool) -> Workspace {
+    fn open_with(&self, paths: &[PathBuf], full: bool) -> Workspace {
         let options = OpenOptions {
             unity_version: self.unity_version.clone(),
-            keep_curves,
+            summaries: !full,
         };
         progress::open(paths, &options)
     }

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{FileSummary, OpenOptions};
+use crate::avatar::AvatarData;
 use crate::clip::{ClipData, decode_clip};
 use crate::container::{self, ContainerKind};
 use crate::error::Error;
@@ -40,6 +41,15 @@ pub(super) struct RigDraft {
     pub clips: Vec<PPtr>,
 }
 
+/// An avatar's path names, and its full decode unless opened for summaries.
+pub(super) struct AvatarFound {
+    pub name: String,
+    pub tos: BTreeMap<u32, String>,
+    pub data: Option<AvatarData>,
+    /// Why the full decode failed (the path names were still read).
+    pub problem: Option<String>,
+}
+
 /// A decoded clip and its name (kept when decoding failed).
 pub(super) struct ClipFound {
     pub name: String,
@@ -54,7 +64,7 @@ pub(super) struct SerializedIndex {
     pub clips: Vec<(i64, ClipFound)>,
     pub controllers: Vec<Found<(String, Vec<PPtr>)>>,
     pub rigs: Vec<Found<RigDraft>>,
-    pub avatars: Vec<Found<Avatar>>,
+    pub avatars: Vec<Found<AvatarFound>>,
     pub warnings: Vec<String>,
 }
 
@@ -232,7 +242,7 @@ fn index_serialized(
         |info| read_controller(file, info),
     );
     let avatars = found(file, &[class::AVATAR], |info| {
-        file.read::<Avatar>(info).map_err(|e| e.to_string())
+        read_avatar(file, info, options)
     });
     let rigs = read_rigs(file, location, &mut warnings);
     SerializedIndex {
@@ -292,6 +302,36 @@ fn read_clip(file: &SerializedFile, info: &ObjectInfo, options: &OpenOptions) ->
             data: Err(e.to_string()),
         },
     }
+}
+
+/// An avatar in full (unless opened for summaries); its path names even when the rest does
+/// not decode.
+fn read_avatar(
+    file: &SerializedFile,
+    info: &ObjectInfo,
+    options: &OpenOptions,
+) -> Result<AvatarFound, String> {
+    let mut problem = None;
+    if !options.summaries {
+        match crate::avatar::read(file, info) {
+            Ok(data) => {
+                return Ok(AvatarFound {
+                    name: data.name.clone(),
+                    tos: data.tos.clone(),
+                    data: Some(data),
+                    problem: None,
+                });
+            }
+            Err(e) => problem = Some(e.to_string()),
+        }
+    }
+    let raw = file.read::<Avatar>(info).map_err(|e| e.to_string())?;
+    Ok(AvatarFound {
+        name: raw.m_Name,
+        tos: raw.m_TOS,
+        data: None,
+        problem,
+    })
 }
 
 /// A controller's name and clips in order (an override controller's overrides where set).

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::extract::{ClipFound, Extracted, Found, RigDraft, SerializedIndex};
 use super::{
@@ -11,6 +12,7 @@ use super::{
 };
 use crate::container::ContainerKind;
 use crate::error::Error;
+use crate::humanoid::{HumanoidRig, RigError};
 use crate::rig::{RigComponent, Skeleton};
 use crate::unity::{PPtr, class, class_name};
 use crate::yaml::{AssetLink, YamlContents};
@@ -110,16 +112,30 @@ impl Builder {
             }
         }
         for found in file.avatars {
-            if let Some(avatar) = self.found(f, &found) {
-                let entry = AvatarEntry {
-                    at: ObjectRef {
-                        file: f,
-                        path_id: found.path_id,
-                    },
-                    name: avatar.m_Name.clone(),
-                    tos: PathNames::new(avatar.m_TOS.clone()),
-                };
-                self.ws.avatars.push(entry);
+            let at = ObjectRef {
+                file: f,
+                path_id: found.path_id,
+            };
+            match found.value {
+                Ok(avatar) => {
+                    if let Some(problem) = avatar.problem {
+                        let location = self.ws.files[f].location();
+                        self.ws.warnings.push(format!(
+                            "{location}: avatar {:?} (path id {}): its human description was not decoded: {problem}",
+                            avatar.name, at.path_id
+                        ));
+                    }
+                    self.ws.avatars.push(AvatarEntry {
+                        at,
+                        name: avatar.name,
+                        tos: PathNames::new(avatar.tos),
+                        data: avatar.data.map(Arc::new),
+                    });
+                }
+                Err(e) => {
+                    let err = self.object_error(at, found.class_id, e);
+                    self.ws.errors.push(err);
+                }
             }
         }
         for found in file.rigs {
@@ -136,6 +152,7 @@ impl Builder {
                         skeleton: Skeleton { joints: Vec::new() },
                         tos: PathNames::default(),
                         avatar: None,
+                        humanoid: None,
                         clips: Vec::new(),
                         unresolved_clips: 0,
                     });
@@ -216,6 +233,7 @@ impl Builder {
                 skeleton: rig.skeleton,
                 tos: PathNames::default(),
                 avatar: None,
+                humanoid: None,
                 clips: Vec::new(),
                 unresolved_clips: 0,
             });
@@ -276,12 +294,40 @@ impl Builder {
                 None => (Vec::new(), usize::from(!draft.controller.is_null())),
             }
         };
+        let humanoid = self.humanoid(index, avatar, &skeleton);
         let rig = &mut self.ws.rigs[index];
         rig.skeleton = skeleton;
         rig.tos = tos;
         rig.avatar = avatar;
+        rig.humanoid = humanoid;
         rig.clips = found;
         rig.unresolved_clips = unresolved;
+    }
+
+    /// The avatar bound to the rig's skeleton, when the avatar is humanoid; a warning when
+    /// it is humanoid but does not fit the skeleton.
+    fn humanoid(
+        &mut self,
+        rig: usize,
+        avatar: Option<ObjectRef>,
+        skeleton: &Skeleton,
+    ) -> Option<Arc<HumanoidRig>> {
+        let data = avatar
+            .and_then(|at| self.ws.avatar(at))
+            .and_then(|a| a.data.clone())
+            .filter(|d| d.is_human())?;
+        match HumanoidRig::new(&data, skeleton) {
+            Ok(bound) => Some(Arc::new(bound)),
+            Err(RigError::NotHumanoid(_)) => None,
+            Err(e) => {
+                let location = self.ws.files[self.ws.rigs[rig].at.file].location();
+                let name = &self.ws.rigs[rig].name;
+                self.ws.warnings.push(format!(
+                    "{location}: rig {name:?}: humanoid clips cannot play on it: {e}"
+                ));
+                None
+            }
+        }
     }
 
     fn finish_yaml_rig(

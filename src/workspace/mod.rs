@@ -12,13 +12,16 @@ mod merge;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
+use crate::avatar::AvatarData;
 use crate::clip::ClipData;
 use crate::container::ContainerKind;
 use crate::error::Error;
+use crate::humanoid::HumanoidRig;
 use crate::rig::{RigComponent, Skeleton};
 use crate::serialized::{External, SerializedFile};
 use crate::unity::PPtr;
@@ -26,32 +29,24 @@ use crate::unity::rig::AnimatorController;
 use extract::{Extracted, GuidIndexes};
 
 /// Options for opening files.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct OpenOptions {
     /// Unity version to assume for files whose version is stripped.
     pub unity_version: Option<String>,
-    /// Keep every clip's curves (the default). Without them a clip keeps its facts (name,
-    /// block counts, times, wrap mode, warnings) and the counts of what was dropped
-    /// ([`ClipData::summary_only`]): what `list` shows, for a fraction of the memory.
-    pub keep_curves: bool,
-}
-
-impl Default for OpenOptions {
-    fn default() -> Self {
-        OpenOptions {
-            unity_version: None,
-            keep_curves: true,
-        }
-    }
+    /// Keep only what `list` shows, for a fraction of the memory: a clip keeps its facts
+    /// (name, block counts, times, wrap mode, warnings) and the counts of what was dropped
+    /// ([`ClipData::summary_only`]) but not its curves; an avatar keeps its path names but not
+    /// its human description. Off by default.
+    pub summaries: bool,
 }
 
 impl OpenOptions {
     /// A decoded clip as this workspace keeps it.
     fn shape(&self, clip: ClipData) -> ClipData {
-        if self.keep_curves {
-            clip
-        } else {
+        if self.summaries {
             clip.into_summary()
+        } else {
+            clip
         }
     }
 }
@@ -134,6 +129,9 @@ pub struct RigEntry {
     pub tos: PathNames,
     /// The Animator's Avatar, where it is loaded.
     pub avatar: Option<ObjectRef>,
+    /// The avatar bound to the skeleton, when it is humanoid: what poses humanoid clips
+    /// (this rig's own, or any other's) on this rig.
+    pub humanoid: Option<Arc<HumanoidRig>>,
     /// Clips it reaches (controller or Animation list), resolved where loaded.
     pub clips: Vec<ObjectRef>,
     /// References to clips in files that are not loaded.
@@ -156,10 +154,13 @@ pub struct AvatarEntry {
     pub name: String,
     /// Path hash to transform path, relative to the Animator's GameObject (`m_TOS`).
     pub tos: PathNames,
+    /// The decoded avatar (skeleton, human description); `None` when opened for summaries or
+    /// when it could not be decoded (a warning says why).
+    pub data: Option<Arc<AvatarData>>,
 }
 
 /// Path hash to path, shared by an avatar and the rigs that use it.
-pub type PathNames = std::sync::Arc<BTreeMap<u32, String>>;
+pub type PathNames = Arc<BTreeMap<u32, String>>;
 
 /// Everything opened from a set of paths.
 #[derive(Debug, Default)]
@@ -245,6 +246,14 @@ impl Workspace {
     /// The avatar at a reference.
     pub fn avatar(&self, at: ObjectRef) -> Option<&AvatarEntry> {
         self.avatars.iter().find(|a| a.at == at)
+    }
+
+    /// The rigs humanoid clips can play on.
+    pub fn humanoid_rigs(&self) -> impl Iterator<Item = (usize, &RigEntry)> {
+        self.rigs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.humanoid.is_some())
     }
 }
 

@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-use clipscope::avatar::{self, AvatarData, HumanBone, Xform};
+use clipscope::avatar::{AvatarData, HumanBone, Xform};
 use clipscope::humanoid::body::{tpose_body, tpose_positions};
 use clipscope::humanoid::math::{Q, V3};
 use clipscope::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
@@ -26,21 +26,11 @@ pub struct Morbman {
     pub skeleton: Skeleton,
 }
 
-/// The only Avatar object of a workspace's files.
+/// The only Avatar of a workspace, decoded.
 pub fn only_avatar(ws: &Workspace) -> AvatarData {
-    let found: Vec<AvatarData> = ws
-        .files
-        .iter()
-        .filter_map(|f| f.serialized.as_ref())
-        .flat_map(|f| {
-            f.objects
-                .iter()
-                .filter(|o| o.class_id == 90)
-                .map(move |o| avatar::read(f, o).expect("avatar decodes"))
-        })
-        .collect();
-    assert_eq!(found.len(), 1, "expected one Avatar");
-    found.into_iter().next().unwrap()
+    assert_eq!(ws.avatars.len(), 1, "expected one Avatar");
+    let data = ws.avatars[0].data.as_ref().expect("avatar decodes");
+    AvatarData::clone(data)
 }
 
 pub fn morbman() -> Option<Morbman> {
