@@ -1,0 +1,320 @@
+//! The clip check report: what a clip's author or a build pipeline should know before
+//! shipping a clip.
+//!
+//! For every clip: its length, sample rate and wrap mode; for a looping or ping-pong clip,
+//! each curve's value and slope jump at the seam; the curves and keys with steps; values that
+//! are not finite; streamed keys that index curves past the curve count; bindings that no
+//! joint of the clip's rig matches; bindings listed more than once.
+//!
+//! Seam jumps, non-finite values, keys past the curve count, unmatched and duplicate bindings
+//! (and a clip that does not decode) are *problems*: `clipscope check --strict` fails on them.
+//! Steps are informational: they are usually authored on purpose.
+//!
+//! Everything here is plain data and plain functions (no Bevy), so the viewer's check view and
+//! the command line share it.
+
+mod rig;
+mod seams;
+#[cfg(test)]
+mod tests;
+mod values;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::clip::{ClipData, GenericBinding};
+use crate::rig::{RigComponent, Skeleton};
+use crate::workspace::{ClipEntry, Workspace};
+
+use rig::*;
+pub use rig::{RigPick, pick_rig};
+use seams::*;
+pub use seams::{SEAM_TOLERANCE, SNAP_SECONDS, left_limit, right_limit};
+use values::*;
+pub use values::{KEYS_PAST_WARNING, keys_past_curve_count, step_times};
+
+/// The check report of one clip.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClipReport {
+    pub clip: String,
+    pub path_id: i64,
+    /// The file holding the clip (`path` or `path/inner name`).
+    pub file: String,
+    pub legacy: bool,
+    /// `stop - start`, seconds.
+    pub length: f32,
+    pub sample_rate: f32,
+    /// The clip's own wrap mode ([`WrapMode::name`]).
+    pub wrap: String,
+    /// The rig whose joints the bindings were checked against; `None` when no rig was found,
+    /// and then `unmatched_bindings` is empty because nothing was checked.
+    pub rig: Option<String>,
+    /// Why that rig (or why none): "its Animator's controller lists the clip", "its Animation
+    /// component lists the clip", "matches N of M paths", "no rig matches its paths: bindings
+    /// not checked".
+    pub rig_note: String,
+    /// Curves whose value or slope jumps where the clip wraps (loop and ping-pong only).
+    pub seams: Vec<SeamJump>,
+    /// Curves with step (held) segments. Informational, not a problem.
+    pub steps: Vec<StepInfo>,
+    /// NaN or infinite values, one entry per curve and kind.
+    pub non_finite: Vec<NonFinite>,
+    /// Streamed keys that indexed curves past the clip's curve count (left out by the decoder).
+    pub keys_past_curve_count: usize,
+    /// Binding paths no joint of the rig has.
+    pub unmatched_bindings: Vec<Unmatched>,
+    /// Bindings that occur more than once.
+    pub duplicate_bindings: Vec<Duplicate>,
+    /// Why the clip could not be decoded; every other list is then empty.
+    pub error: Option<String>,
+    /// How many problems are listed: one per seam jump, non-finite entry, unmatched path and
+    /// duplicate binding; one for any keys past the curve count; one for a decode error.
+    pub problems: usize,
+}
+
+/// Where a seam is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seam {
+    /// A looping clip: from `stop` back to `start`.
+    Loop,
+    /// A ping-pong clip turning back at `stop`.
+    PingPongStop,
+    /// A ping-pong clip turning forward again at `start`.
+    PingPongStart,
+}
+
+/// A curve's jump at a seam: what plays just before the seam minus what plays just after.
+///
+/// * Loop: `value(stop⁻) - value(start)`, `slope(stop⁻) - slope(start)`, with `stop⁻` the
+///   limit from the left (the last segment as it ends, not the key that only applies from
+///   `stop` on, which a loop never shows).
+/// * Ping-pong at stop: the value is continuous; the slope turns from `s` to `-s`, so the
+///   jump is `2 · slope(stop⁻)`.
+/// * Ping-pong at start: from `-s` to `s`, so `-2 · slope(start)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SeamJump {
+    /// Global curve index.
+    pub curve: usize,
+    /// [`GenericBinding::describe`] of its binding, with the path named where known.
+    pub binding: String,
+    /// The curve's place in its binding (x, y, z, w).
+    pub component: u8,
+    pub seam: Seam,
+    pub value_jump: f32,
+    /// Per second.
+    pub slope_jump: f32,
+}
+
+/// A curve with steps: the times of the keys whose outgoing segment holds their value.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepInfo {
+    pub curve: usize,
+    pub binding: String,
+    pub component: u8,
+    /// Times of the keys that start a step, in key order.
+    pub times: Vec<f32>,
+}
+
+/// What part of a curve is not finite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonFiniteWhat {
+    KeyTime,
+    KeyValue,
+    /// A NaN slope (an infinite slope is a step, not a problem).
+    InSlope,
+    OutSlope,
+    /// A non-finite Bezier weight on a weighted side.
+    InWeight,
+    OutWeight,
+    /// A dense curve's sample.
+    Sample,
+    /// A constant curve's value.
+    Constant,
+}
+
+/// Non-finite values of one kind in one curve.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NonFinite {
+    pub curve: usize,
+    pub binding: String,
+    pub component: u8,
+    pub what: NonFiniteWhat,
+    /// Index of the first such key or sample (0 for a constant).
+    pub first_index: usize,
+    /// How many keys or samples of the curve have it.
+    pub count: usize,
+    /// The first such value as text ("NaN", "inf", "-inf"): JSON has no non-finite numbers.
+    pub value: String,
+}
+
+/// A binding path that no joint of the rig has.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unmatched {
+    /// CRC-32 of the path.
+    pub path: u32,
+    /// The path, where the clip, the Avatar or a skeleton names it.
+    pub name: Option<String>,
+    /// How many bindings use the path.
+    pub bindings: usize,
+}
+
+/// A binding that occurs more than once.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Duplicate {
+    /// [`GenericBinding::describe`] of the binding.
+    pub binding: String,
+    /// Indices of the equal bindings.
+    pub indices: Vec<usize>,
+    pub count: usize,
+}
+
+/// Checks one clip. `skeleton` is the rig the bindings should match (`None`: not checked);
+/// `names` maps path hashes to paths (the Avatar's `m_TOS`, a skeleton's joint paths) for
+/// naming bindings in the report.
+///
+/// The returned report's `path_id` and `file` are empty and `rig` is `None`: the caller knows
+/// where the clip came from and which rig the skeleton belongs to ([`check_workspace`] fills
+/// them in).
+pub fn check_clip(
+    clip: &ClipData,
+    skeleton: Option<&Skeleton>,
+    names: &BTreeMap<u32, String>,
+) -> ClipReport {
+    let namer = Namer { clip, names };
+    let wrap = clip.wrap_mode();
+    let mut report = ClipReport {
+        clip: clip.name.clone(),
+        path_id: 0,
+        file: String::new(),
+        legacy: clip.legacy,
+        length: clip.length(),
+        sample_rate: clip.sample_rate,
+        wrap: wrap.name().to_string(),
+        rig: None,
+        rig_note: if skeleton.is_some() {
+            "bindings checked against the given skeleton".to_string()
+        } else {
+            "no rig: bindings not checked".to_string()
+        },
+        seams: seam_jumps(clip, wrap, &namer),
+        steps: steps(clip, &namer),
+        non_finite: non_finite(clip, &namer),
+        keys_past_curve_count: keys_past_curve_count(&clip.warnings),
+        unmatched_bindings: skeleton.map_or_else(Vec::new, |s| unmatched(clip, s, names)),
+        duplicate_bindings: duplicates(clip, &namer),
+        error: None,
+        problems: 0,
+    };
+    report.problems = count_problems(&report);
+    report
+}
+
+/// Checks every clip of a workspace (or only those named `clip`), each against its rig: a rig
+/// that reaches it (through its controller or Animation component), else the rig whose
+/// skeleton has the most of the clip's binding paths, else none. Clips that failed to decode
+/// get a report with `error` set.
+pub fn check_workspace(ws: &Workspace, clip: Option<&str>) -> Vec<ClipReport> {
+    let names = workspace_names(&ws.rigs);
+    ws.clips
+        .iter()
+        .filter(|entry| clip.is_none_or(|name| entry.name == name))
+        .map(|entry| check_entry(ws, entry, &names))
+        .collect()
+}
+
+pub(super) fn check_entry(
+    ws: &Workspace,
+    entry: &ClipEntry,
+    names: &BTreeMap<u32, String>,
+) -> ClipReport {
+    let file = ws
+        .files
+        .get(entry.at.file)
+        .map(|f| f.location())
+        .unwrap_or_default();
+    let clip = match &entry.data {
+        Ok(clip) => clip,
+        Err(e) => return failed_report(entry, file, e.to_string()),
+    };
+    let pick = pick_rig(&ws.rigs, entry.at, clip);
+    let skeleton = pick.map(|(i, _)| &ws.rigs[i].skeleton);
+    let mut report = check_clip(clip, skeleton, names);
+    report.path_id = entry.at.path_id;
+    report.file = file;
+    report.rig = pick.map(|(i, _)| ws.rigs[i].name.clone());
+    report.rig_note = rig_note(pick.map(|(i, how)| (how, ws.rigs[i].component)));
+    report
+}
+
+pub(super) fn rig_note(pick: Option<(RigPick, RigComponent)>) -> String {
+    match pick {
+        Some((RigPick::Reaches, RigComponent::Animator)) => {
+            "its Animator's controller lists the clip".to_string()
+        }
+        Some((RigPick::Reaches, RigComponent::Animation)) => {
+            "its Animation component lists the clip".to_string()
+        }
+        Some((RigPick::Paths { matched, of }, _)) => format!("matches {matched} of {of} paths"),
+        None => "no rig matches its paths: bindings not checked".to_string(),
+    }
+}
+
+/// The report of a clip that could not be decoded: one problem, the error.
+pub(super) fn failed_report(entry: &ClipEntry, file: String, error: String) -> ClipReport {
+    ClipReport {
+        clip: entry.name.clone(),
+        path_id: entry.at.path_id,
+        file,
+        legacy: false,
+        length: 0.0,
+        sample_rate: 0.0,
+        wrap: String::new(),
+        rig: None,
+        rig_note: "not decoded: nothing checked".to_string(),
+        seams: Vec::new(),
+        steps: Vec::new(),
+        non_finite: Vec::new(),
+        keys_past_curve_count: 0,
+        unmatched_bindings: Vec::new(),
+        duplicate_bindings: Vec::new(),
+        error: Some(error),
+        problems: 1,
+    }
+}
+
+pub(super) fn count_problems(r: &ClipReport) -> usize {
+    r.seams.len()
+        + r.non_finite.len()
+        + usize::from(r.keys_past_curve_count > 0)
+        + r.unmatched_bindings.len()
+        + r.duplicate_bindings.len()
+        + usize::from(r.error.is_some())
+}
+
+/// Describes curves' bindings, naming paths the clip itself does not name.
+pub(super) struct Namer<'a> {
+    clip: &'a ClipData,
+    names: &'a BTreeMap<u32, String>,
+}
+
+impl Namer<'_> {
+    fn binding(&self, b: &GenericBinding) -> String {
+        match (&b.path_name, self.names.get(&b.path)) {
+            (None, Some(name)) => GenericBinding {
+                path_name: Some(name.clone()),
+                ..b.clone()
+            }
+            .describe(),
+            _ => b.describe(),
+        }
+    }
+
+    fn curve(&self, index: usize) -> String {
+        self.clip
+            .binding_of(index)
+            .map_or_else(|| "(no binding)".to_string(), |b| self.binding(b))
+    }
+}

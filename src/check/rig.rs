@@ -1,0 +1,123 @@
+//! Which rig a clip is checked against, and its bindings against that rig: unmatched paths
+//! and duplicate bindings.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::*;
+use crate::clip::{ClipData, GenericBinding};
+use crate::rig::Skeleton;
+use crate::workspace::{ObjectRef, RigEntry};
+
+/// How a clip's rig was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigPick {
+    /// The rig's controller or Animation component lists the clip.
+    Reaches,
+    /// The rig's skeleton has `matched` of the clip's `of` distinct binding paths, more than
+    /// any other rig's.
+    Paths { matched: usize, of: usize },
+}
+
+/// The rig to check a clip against (index into `rigs`), and why.
+pub fn pick_rig(rigs: &[RigEntry], at: ObjectRef, clip: &ClipData) -> Option<(usize, RigPick)> {
+    if let Some(i) = rigs.iter().position(|r| r.clips.contains(&at)) {
+        return Some((i, RigPick::Reaches));
+    }
+    let paths = distinct_paths(clip);
+    let matched = |rig: &RigEntry| {
+        paths
+            .iter()
+            .filter(|&&p| rig.skeleton.joint_by_hash(p).is_some())
+            .count()
+    };
+    let mut best: Option<(usize, usize)> = None;
+    for (i, rig) in rigs.iter().enumerate() {
+        let m = matched(rig);
+        if m > 0 && best.is_none_or(|(_, b)| m > b) {
+            best = Some((i, m));
+        }
+    }
+    best.map(|(i, matched)| {
+        (
+            i,
+            RigPick::Paths {
+                matched,
+                of: paths.len(),
+            },
+        )
+    })
+}
+
+/// Path names from every rig: the Avatars' `m_TOS` and the skeletons' joint paths.
+pub(super) fn workspace_names(rigs: &[RigEntry]) -> BTreeMap<u32, String> {
+    let mut names = BTreeMap::new();
+    for rig in rigs {
+        for (&hash, path) in rig.tos.iter() {
+            names.entry(hash).or_insert_with(|| path.clone());
+        }
+        for joint in &rig.skeleton.joints {
+            names
+                .entry(joint.path_hash)
+                .or_insert_with(|| joint.path.clone());
+        }
+    }
+    names
+}
+
+/// The clip's distinct binding paths, in order of first use.
+pub(super) fn distinct_paths(clip: &ClipData) -> Vec<u32> {
+    let mut paths = Vec::new();
+    for b in &clip.bindings {
+        if !paths.contains(&b.path) {
+            paths.push(b.path);
+        }
+    }
+    paths
+}
+
+/// Binding paths that no joint of `skeleton` has, in order of first use.
+pub(super) fn unmatched(
+    clip: &ClipData,
+    skeleton: &Skeleton,
+    names: &BTreeMap<u32, String>,
+) -> Vec<Unmatched> {
+    distinct_paths(clip)
+        .into_iter()
+        .filter(|&p| skeleton.joint_by_hash(p).is_none())
+        .map(|path| {
+            let users = clip.bindings.iter().filter(|b| b.path == path);
+            let own_name = users.clone().find_map(|b| b.path_name.clone());
+            Unmatched {
+                path,
+                name: own_name
+                    .or_else(|| names.get(&path).cloned())
+                    .filter(|n| !n.is_empty()),
+                bindings: users.count(),
+            }
+        })
+        .collect()
+}
+
+/// What makes two bindings the same target: path, attribute, class, custom type and script.
+pub(super) type BindingKey = (u32, u32, i32, u8, (i32, i64));
+
+pub(super) fn binding_key(b: &GenericBinding) -> BindingKey {
+    (b.path, b.attribute, b.type_id, b.custom_type, b.script)
+}
+
+/// Bindings that occur more than once, in order of first occurrence.
+pub(super) fn duplicates(clip: &ClipData, namer: &Namer<'_>) -> Vec<Duplicate> {
+    let mut groups: HashMap<BindingKey, Vec<usize>> = HashMap::new();
+    for (i, b) in clip.bindings.iter().enumerate() {
+        groups.entry(binding_key(b)).or_default().push(i);
+    }
+    let mut dups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
+    dups.sort_unstable();
+    dups.into_iter()
+        .map(|indices| Duplicate {
+            binding: namer.binding(&clip.bindings[indices[0]]),
+            count: indices.len(),
+            indices,
+        })
+        .collect()
+}
