@@ -279,3 +279,57 @@ fn a_file_that_cannot_be_read_exits_1() {
     assert!(reports.is_empty());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn humanoid_clips_name_muscles_the_rig_cannot_show_and_values_far_outside() {
+    let (Some(rig), Some(emotes)) = (
+        data("binary/wetboys_plateupemotesapi/morbman"),
+        data("binary/wetboys_plateupemotesapi/moisture_animationreplacements"),
+    ) else {
+        return;
+    };
+    let (_, reports) = check_json(&[rig.to_str().unwrap(), emotes.to_str().unwrap()]);
+    let dab = reports.iter().find(|r| r["clip"] == "Dab").unwrap();
+    assert_eq!(dab["rig"], "morbman");
+    let h = &dab["humanoid"];
+    let names = |list: &str| -> Vec<String> {
+        h[list]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // morbman's avatar maps no UpperChest and no finger bones.
+    let unmapped = names("unmapped");
+    assert!(
+        unmapped.iter().any(|n| n.starts_with("UpperChest ")),
+        "{unmapped:?}"
+    );
+    assert!(
+        unmapped.iter().any(|n| n == "Left Thumb 1 Stretched"),
+        "{unmapped:?}"
+    );
+    assert!(
+        unmapped.iter().all(|n| !n.starts_with("Spine ")),
+        "{unmapped:?}"
+    );
+    let far = names("far_outside");
+    for m in h["far_outside"].as_array().unwrap() {
+        assert!(
+            m["min"].as_f64().unwrap() < -1.5 || m["max"].as_f64().unwrap() > 1.5,
+            "{m}"
+        );
+    }
+    assert!(!far.is_empty());
+    // Unmapped muscles are problems; far-outside values are not.
+    let listed = dab["seams"].as_array().unwrap().len()
+        + dab["non_finite"].as_array().unwrap().len()
+        + dab["unmatched_bindings"].as_array().unwrap().len()
+        + dab["duplicate_bindings"].as_array().unwrap().len()
+        + unmapped.len();
+    assert_eq!(dab["problems"].as_u64().unwrap() as usize, listed);
+    // Without a humanoid rig in reach, nothing is said about muscles.
+    let (_, alone) = check_json(&[emotes.to_str().unwrap()]);
+    assert!(alone.iter().all(|r| r["humanoid"].is_null()));
+}

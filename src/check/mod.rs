@@ -27,6 +27,7 @@ use crate::clip::{ClipData, GenericBinding};
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{ClipEntry, Workspace};
 
+use crate::humanoid::{ClipMuscles, HumanoidReport};
 use rig::*;
 pub use rig::{RigPick, pick_rig};
 use seams::*;
@@ -66,10 +67,15 @@ pub struct ClipReport {
     pub unmatched_bindings: Vec<Unmatched>,
     /// Bindings that occur more than once.
     pub duplicate_bindings: Vec<Duplicate>,
+    /// A humanoid clip on a humanoid rig: the muscles it moves whose bones the rig's avatar
+    /// does not map (problems: those motions are lost on this rig) and those whose values go
+    /// far outside [-1, 1] (informational: real clips go past the limits on purpose).
+    pub humanoid: Option<HumanoidReport>,
     /// Why the clip could not be decoded; every other list is then empty.
     pub error: Option<String>,
-    /// How many problems are listed: one per seam jump, non-finite entry, unmatched path and
-    /// duplicate binding; one for any keys past the curve count; one for a decode error.
+    /// How many problems are listed: one per seam jump, non-finite entry, unmatched path,
+    /// duplicate binding and unmapped muscle; one for any keys past the curve count; one for a
+    /// decode error.
     pub problems: usize,
 }
 
@@ -205,6 +211,7 @@ pub fn check_clip(
         keys_past_curve_count: keys_past_curve_count(&clip.warnings),
         unmatched_bindings: skeleton.map_or_else(Vec::new, |s| unmatched(clip, s, names)),
         duplicate_bindings: duplicates(clip, &namer),
+        humanoid: None,
         error: None,
         problems: 0,
     };
@@ -246,6 +253,11 @@ pub(super) fn check_entry(
     report.file = file;
     report.rig = pick.map(|(i, _)| ws.rigs[i].name.clone());
     report.rig_note = rig_note(pick.map(|(i, how)| (how, ws.rigs[i].component)));
+    let humanoid = pick.and_then(|(i, _)| ws.rigs[i].humanoid.as_deref());
+    if let Some(rig) = humanoid.filter(|_| ClipMuscles::new(clip).is_humanoid()) {
+        report.humanoid = Some(crate::humanoid::report(clip, rig));
+        report.problems = count_problems(&report);
+    }
     report
 }
 
@@ -258,6 +270,9 @@ pub(super) fn rig_note(pick: Option<(RigPick, RigComponent)>) -> String {
             "its Animation component lists the clip".to_string()
         }
         Some((RigPick::Paths { matched, of }, _)) => format!("matches {matched} of {of} paths"),
+        Some((RigPick::Humanoid, _)) => {
+            "no humanoid rig lists the clip: the first humanoid rig poses its muscles".to_string()
+        }
         None => "no rig matches its paths: bindings not checked".to_string(),
     }
 }
@@ -280,6 +295,7 @@ pub(super) fn failed_report(entry: &ClipEntry, file: String, error: String) -> C
         keys_past_curve_count: 0,
         unmatched_bindings: Vec::new(),
         duplicate_bindings: Vec::new(),
+        humanoid: None,
         error: Some(error),
         problems: 1,
     }
@@ -291,6 +307,7 @@ pub(super) fn count_problems(r: &ClipReport) -> usize {
         + usize::from(r.keys_past_curve_count > 0)
         + r.unmatched_bindings.len()
         + r.duplicate_bindings.len()
+        + r.humanoid.as_ref().map_or(0, |h| h.unmapped.len())
         + usize::from(r.error.is_some())
 }
 

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::*;
 use crate::clip::{ClipData, GenericBinding};
+use crate::humanoid::ClipMuscles;
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, RigEntry};
 
@@ -16,10 +17,27 @@ pub enum RigPick {
     /// The rig's skeleton has `matched` of the clip's `of` distinct binding paths, more than
     /// any other rig's.
     Paths { matched: usize, of: usize },
+    /// A humanoid clip that no humanoid rig lists: the first humanoid rig, which poses it
+    /// from its muscles (muscles are the same on every humanoid avatar).
+    Humanoid,
 }
 
-/// The rig to check a clip against (index into `rigs`), and why.
+/// The rig to check (and play) a clip on (index into `rigs`), and why: for a humanoid clip,
+/// a humanoid rig that lists it, else the first humanoid rig; then a rig that lists the clip;
+/// then the rig matching most of its binding paths.
 pub fn pick_rig(rigs: &[RigEntry], at: ObjectRef, clip: &ClipData) -> Option<(usize, RigPick)> {
+    if ClipMuscles::new(clip).is_humanoid() {
+        let humanoid = |r: &&RigEntry| r.humanoid.is_some();
+        if let Some(i) = rigs
+            .iter()
+            .position(|r| humanoid(&r) && r.clips.contains(&at))
+        {
+            return Some((i, RigPick::Reaches));
+        }
+        if let Some(i) = rigs.iter().position(|r| humanoid(&r)) {
+            return Some((i, RigPick::Humanoid));
+        }
+    }
     if let Some(i) = rigs.iter().position(|r| r.clips.contains(&at)) {
         return Some((i, RigPick::Reaches));
     }

@@ -130,10 +130,27 @@ fn print_report(r: &ClipReport) {
             d.binding, d.count, d.indices
         );
     }
+    print_humanoid(r);
     match r.problems {
         0 => println!("  no problems"),
         1 => println!("  1 problem"),
         n => println!("  {n} problems"),
+    }
+}
+
+fn print_humanoid(r: &ClipReport) {
+    let Some(h) = &r.humanoid else { return };
+    for m in &h.unmapped {
+        println!(
+            "  muscle {} ({}) moves a bone the rig's avatar does not map ({} to {})",
+            m.muscle, m.name, m.min, m.max
+        );
+    }
+    for m in &h.far_outside {
+        println!(
+            "  muscle {} ({}) goes far outside [-1, 1]: {} to {}",
+            m.muscle, m.name, m.min, m.max
+        );
     }
 }
 

@@ -11,7 +11,7 @@ use crate::clip::ClipData;
 pub const FAR_OUTSIDE: f32 = 1.5;
 
 /// One muscle of a clip.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct MuscleFact {
     /// Unity's muscle index (0..95).
     pub muscle: usize,
@@ -24,7 +24,7 @@ pub struct MuscleFact {
 }
 
 /// The humanoid facts of a clip on a rig.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct HumanoidReport {
     /// Muscles the clip animates (not constantly 0) whose bone the rig does not show.
     pub unmapped: Vec<MuscleFact>,
