@@ -17,12 +17,16 @@ pub mod curve;
 pub mod demo;
 pub mod error;
 pub mod hash;
+pub mod material;
+pub mod mesh;
 pub mod playhead;
 #[cfg(feature = "bevy")]
 pub mod plugin;
+pub mod resource;
 pub mod rig;
 pub mod sample;
 pub mod serialized;
+pub mod texture;
 pub mod timeline;
 pub mod unity;
 #[cfg(feature = "viewer")]
