@@ -270,7 +270,7 @@ mod tests {
         for (id, _) in BUILTIN_MESHES {
             let m = mesh(id);
             let tris = &m.submeshes[0].indices;
-            assert!(tris.len() >= 6 && tris.len() % 3 == 0);
+            assert!(tris.len() >= 6 && tris.len().is_multiple_of(3));
             for t in tris.chunks_exact(3) {
                 let p = |i: u32| m.positions[i as usize];
                 let face = cross(sub(p(t[1]), p(t[0])), sub(p(t[2]), p(t[0])));

@@ -27,6 +27,31 @@ pub fn transform_point(m: &Mat4, p: [f32; 3]) -> [f32; 3] {
     })
 }
 
+/// The inverse of an affine matrix (bottom row 0 0 0 1), or `None` when it is singular.
+pub fn inverse_affine(m: &Mat4) -> Option<Mat4> {
+    let a = |r: usize, c: usize| m[r * 4 + c];
+    let cof = |r: usize, c: usize| {
+        let (r0, r1) = ((r + 1) % 3, (r + 2) % 3);
+        let (c0, c1) = ((c + 1) % 3, (c + 2) % 3);
+        a(r0, c0) * a(r1, c1) - a(r0, c1) * a(r1, c0)
+    };
+    let det = a(0, 0) * cof(0, 0) + a(0, 1) * cof(0, 1) + a(0, 2) * cof(0, 2);
+    if !det.is_finite() || det.abs() < 1e-12 {
+        return None;
+    }
+    let mut inv = IDENTITY;
+    for r in 0..3 {
+        for c in 0..3 {
+            // (A⁻¹)[r][c] = cofactor[c][r] / det.
+            inv[r * 4 + c] = cof(c, r) / det;
+        }
+    }
+    for r in 0..3 {
+        inv[r * 4 + 3] = -(0..3).map(|k| inv[r * 4 + k] * a(k, 3)).sum::<f32>();
+    }
+    Some(inv)
+}
+
 /// Translation · rotation (unit quaternion x, y, z, w) · scale: a Transform's local matrix.
 pub fn from_trs(t: [f32; 3], q: [f32; 4], s: [f32; 3]) -> Mat4 {
     let [x, y, z, w] = q;
@@ -87,5 +112,18 @@ mod tests {
             [6.0, 3.0, 3.0]
         );
         assert_eq!(mul(&IDENTITY, &t), t);
+    }
+
+    #[test]
+    fn affine_inverses_undo_the_matrix() {
+        let m = from_trs([1.0, -2.0, 3.0], [0.1, 0.7, -0.1, 0.7], [2.0, 0.5, 1.5]);
+        let back = mul(&inverse_affine(&m).unwrap(), &m);
+        assert!(
+            back.iter().zip(IDENTITY).all(|(a, b)| (a - b).abs() < 1e-5),
+            "{back:?}"
+        );
+        assert!(
+            inverse_affine(&from_trs([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0, 0.0, 1.0])).is_none()
+        );
     }
 }

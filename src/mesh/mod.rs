@@ -29,7 +29,7 @@ use crate::unity;
 
 pub use builtin::{BUILTIN_MESHES, builtin, is_default_resources};
 pub use matrix::Mat4;
-pub use skin::skin_positions;
+pub use skin::{posed_bounds, skin_positions};
 
 /// A decoded mesh, in Unity's space and winding.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -54,6 +54,9 @@ pub struct MeshData {
     /// CRC-32 of each bone's path under the model root.
     pub bone_name_hashes: Vec<u32>,
     pub root_bone_name_hash: u32,
+    /// Per bone, the box around its vertices in the bone's space (`m_BonesAABB`, 2019.1+;
+    /// `None` for a bone no vertex uses). Empty for older files.
+    pub bone_bounds: Vec<Option<Aabb>>,
     pub blend_shapes: Vec<BlendShapeChannel>,
     /// The bounds Unity stored (`m_LocalAABB`).
     pub local_aabb: Aabb,
@@ -151,6 +154,26 @@ impl Aabb {
         let [cx, cy, cz] = self.center;
         let [ex, ey, ez] = self.extent;
         [cx, cy, cz, ex, ey, ez]
+    }
+
+    /// A min/max box; `None` when it is empty (Unity stores +∞/−∞) or not finite.
+    fn from_min_max(b: &unity::mesh::MinMaxAabb) -> Option<Aabb> {
+        let (lo, hi) = (b.m_Min.to_array(), b.m_Max.to_array());
+        Aabb::around(&[lo, hi]).filter(|_| (0..3).all(|k| lo[k] <= hi[k]))
+    }
+
+    /// The eight corners.
+    pub fn corners(&self) -> [[f32; 3]; 8] {
+        let (c, e) = (self.center, self.extent);
+        std::array::from_fn(|i| {
+            std::array::from_fn(|k| {
+                if i >> k & 1 == 0 {
+                    c[k] - e[k]
+                } else {
+                    c[k] + e[k]
+                }
+            })
+        })
     }
 
     fn from_unity(a: &unity::math::Aabb) -> Aabb {
@@ -257,6 +280,7 @@ pub fn decode(
         bind_poses,
         bone_name_hashes: mesh.m_BoneNameHashes.clone(),
         root_bone_name_hash: mesh.m_RootBoneNameHash.map_or(0, |h| h.u32()),
+        bone_bounds: mesh.m_BonesAABB.iter().map(Aabb::from_min_max).collect(),
         blend_shapes,
         local_aabb: Aabb::from_unity(&mesh.m_LocalAABB),
     })

@@ -3,7 +3,7 @@
 
 use super::matrix::{self, Mat4};
 use super::vertex::Vertices;
-use super::{MeshData, MeshError, VertexWeights};
+use super::{Aabb, MeshData, MeshError, VertexWeights};
 use crate::unity::mesh::Mesh;
 
 fn bad(detail: impl Into<String>) -> MeshError {
@@ -117,6 +117,24 @@ pub fn skin_positions(mesh: &MeshData, bone_world: &[Mat4]) -> Vec<[f32; 3]> {
             out
         })
         .collect()
+}
+
+/// The box around a skinned mesh posed by `bone_world` (as for [`skin_positions`]), computed
+/// the way Unity bounds skinned meshes: each bone's box (`bone_bounds`, in bone space) placed
+/// by its world matrix. Without bone boxes (files before 2019.1) the skinned positions are
+/// bounded instead. Blend shapes are not included.
+pub fn posed_bounds(mesh: &MeshData, bone_world: &[Mat4]) -> Option<Aabb> {
+    if mesh.bone_bounds.iter().all(Option::is_none) {
+        return Aabb::around(&skin_positions(mesh, bone_world));
+    }
+    let corners: Vec<[f32; 3]> = mesh
+        .bone_bounds
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| Some((bone_world.get(i).unwrap_or(&matrix::IDENTITY), (*b)?)))
+        .flat_map(|(world, b)| b.corners().map(|p| matrix::transform_point(world, p)))
+        .collect();
+    Aabb::around(&corners)
 }
 
 #[cfg(test)]

@@ -105,8 +105,8 @@ fn vertex_bytes<'a>(
 ) -> Result<Cow<'a, [u8]>, MeshError> {
     match &mesh.m_StreamData {
         Some(s) if vd.m_DataSize.is_empty() && !s.path.is_empty() && s.size.0 > 0 => {
-            let offset = u64::try_from(s.offset.0).map_err(|_| bad("negative stream offset"))?;
-            let size = u64::try_from(s.size.0).map_err(|_| bad("negative stream size"))?;
+            // Stored unsigned (u32, or u64 from 2020.1): reinterpret, the source checks range.
+            let (offset, size) = (s.offset.0 as u64, s.size.0 as u64);
             Ok(Cow::Owned(streams.read(&s.path, offset, size)?))
         }
         _ => Ok(Cow::Borrowed(&vd.m_DataSize)),

@@ -79,6 +79,14 @@ fn decoder(format: i32, version: (u16, u16)) -> Option<Decoder> {
     })
 }
 
+/// Block size in pixels and bytes per block of a block format (`None` for crunched data and
+/// formats this module does not decode).
+pub(super) fn block_layout(format: i32) -> Option<((usize, usize), usize)> {
+    decoder(format, (2017, 3))
+        .filter(|d| d.bytes > 0)
+        .map(|d| (d.block, d.bytes))
+}
+
 /// Mip 0 as RGBA8, rows in stored order.
 pub(super) fn decode(t: &TextureData, data: &[u8]) -> Result<Vec<u8>, TextureError> {
     let name = format_name(t.format);

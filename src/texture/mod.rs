@@ -93,9 +93,8 @@ pub fn from_unity(
     let (width, height) = checked_size(t.m_Width.0, t.m_Height.0)?;
     let data = match &t.m_StreamData {
         Some(s) if t.image_data.is_empty() && !s.path.is_empty() && s.size.0 > 0 => {
-            let offset = u64::try_from(s.offset.0).unwrap_or(u64::MAX);
-            let size = u64::try_from(s.size.0).unwrap_or(u64::MAX);
-            streams.read(&s.path, offset, size)
+            // Stored unsigned (u32, or u64 from 2020.1): reinterpret, the source checks range.
+            streams.read(&s.path, s.offset.0 as u64, s.size.0 as u64)
         }
         _ => Ok(t.image_data),
     };
@@ -116,6 +115,17 @@ pub fn from_unity(
     })
 }
 
+/// Bytes of one mip level of `width` × `height` pixels in `format`, or `None` for crunched
+/// and undecoded formats (whose sizes are not fixed or not known here).
+pub fn level_size(format: i32, width: u32, height: u32) -> Option<usize> {
+    let (w, h) = (width.max(1) as usize, height.max(1) as usize);
+    if let Some(bytes) = raw::bytes_per_pixel(format) {
+        return Some(w * h * bytes);
+    }
+    let ((bw, bh), bytes) = blocks::block_layout(format)?;
+    Some(w.div_ceil(bw) * h.div_ceil(bh) * bytes)
+}
+
 fn checked_size(width: i64, height: i64) -> Result<(u32, u32), TextureError> {
     let side = |v: i64| {
         u32::try_from(v)
@@ -132,6 +142,13 @@ impl TextureData {
     /// True for colour data to be shown as sRGB (`m_ColorSpace` 1).
     pub fn is_srgb(&self) -> bool {
         self.color_space == 1
+    }
+
+    /// Bytes of the whole mip chain of one image, or `None` where [`level_size`] has none.
+    pub fn chain_size(&self) -> Option<usize> {
+        (0..self.mip_count.min(32))
+            .map(|l| level_size(self.format, self.width >> l, self.height >> l))
+            .sum()
     }
 
     /// The format's name (`"DXT5"`, `"RGBA32"`, …).

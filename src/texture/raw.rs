@@ -33,6 +33,11 @@ pub(super) fn decode(t: &TextureData, data: &[u8]) -> Result<Option<Vec<u8>>, Te
     Ok(Some(out))
 }
 
+/// Bytes per pixel of an uncompressed format.
+pub(super) fn bytes_per_pixel(format: i32) -> Option<usize> {
+    layout(format).map(|(bytes, _)| bytes)
+}
+
 fn u16_at(p: &[u8], i: usize) -> u16 {
     u16::from_le_bytes([p[2 * i], p[2 * i + 1]])
 }

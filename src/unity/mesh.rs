@@ -24,6 +24,8 @@ pub struct Mesh {
     pub m_BindPose: Vec<Matrix4x4f>,
     pub m_BoneNameHashes: Vec<u32>,
     pub m_RootBoneNameHash: Option<Int>,
+    /// Unity 2019.1+: per bone, the box of its vertices in the bone's space.
+    pub m_BonesAABB: Vec<MinMaxAabb>,
     pub m_MeshCompression: Int,
     /// Unity 2017.3+: 0 = 16-bit indices, 1 = 32-bit.
     pub m_IndexFormat: Option<Int>,
@@ -55,11 +57,21 @@ pub struct SubMesh {
     pub topology: Option<Int>,
     /// Before 4.0: non-zero means a triangle strip.
     pub isTriStrip: Option<Int>,
+    /// Before 4.0: the triangles the sub-mesh draws.
+    pub triangleCount: Option<Int>,
     /// Unity 2017.3+.
     pub baseVertex: Option<Int>,
     pub firstVertex: Int,
     pub vertexCount: Int,
     pub localAABB: Aabb,
+}
+
+/// `MinMaxAABB`.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct MinMaxAabb {
+    pub m_Min: Vec3,
+    pub m_Max: Vec3,
 }
 
 /// `BoneInfluence` / `BoneWeights4`.
