@@ -283,7 +283,21 @@ fn skins_read_the_same_from_m_skin_and_from_blend_channels() {
     let m = decode("2017.4.0f1", old, &NoStreams).unwrap();
     assert_eq!(m.skin, skin_fixture());
 
-    // 2020.3: channel 12 (f32×4) and 13 (u32×4) after position and normal in stream 0.
+    let mut new = skinned_mesh();
+    let m = decode("2020.3.34f1", new.clone(), &NoStreams).unwrap();
+    assert_fixture(&m, "skinned 2020.3");
+    assert_eq!(m.skin, skin_fixture());
+    assert_eq!(m.bind_poses[1], mesh::matrix::IDENTITY);
+
+    // A bone past the bind poses is an error.
+    new["m_BindPose"] = json!([identity(), identity()]);
+    let err = decode("2020.3.34f1", new, &NoStreams).unwrap_err();
+    assert!(matches!(err, MeshError::Skin(_)), "{err}");
+}
+
+/// The fixture in 2020.3 with a four-bone skin: channel 12 (f32×4) and 13 (u32×4) after
+/// position and normal in stream 0, and three identity bind poses.
+fn skinned_mesh() -> Value {
     let mut new = quad_mesh("2020.3.34f1");
     let vd = &mut new["m_VertexData"];
     vd["m_Channels"][12] = json!({"stream": 0, "offset": 24, "format": 0, "dimension": 4});
@@ -298,15 +312,7 @@ fn skins_read_the_same_from_m_skin_and_from_blend_channels() {
     data.extend(le_bytes(UV0.iter().flatten().map(|&v| f16(v))));
     vd["m_DataSize"] = json!(data);
     new["m_BindPose"] = json!([identity(), identity(), identity()]);
-    let m = decode("2020.3.34f1", new.clone(), &NoStreams).unwrap();
-    assert_fixture(&m, "skinned 2020.3");
-    assert_eq!(m.skin, skin_fixture());
-    assert_eq!(m.bind_poses[1], mesh::matrix::IDENTITY);
-
-    // A bone past the bind poses is an error.
-    new["m_BindPose"] = json!([identity(), identity()]);
-    let err = decode("2020.3.34f1", new, &NoStreams).unwrap_err();
-    assert!(matches!(err, MeshError::Skin(_)), "{err}");
+    new
 }
 
 fn shape_vertex(index: u32, dy: f32) -> Value {
@@ -467,7 +473,91 @@ fn renderers_of_unity_4_keep_subset_indices_and_bones() {
     let bones: Vec<i64> = smr.bones.iter().map(|b| b.path_id()).collect();
     assert_eq!(bones, [5, 6]);
     assert_eq!(smr.root_bone.map(|b| b.path_id()), Some(5));
-    assert_eq!((smr.first_submesh, smr.materials.len()), (2, 2));
+    assert_eq!(smr.materials.len(), 2);
+    assert_eq!((smr.submesh_of(0), smr.submesh_of(1)), (2, 3));
     assert!(smr.enabled && smr.blend_shape_weights.is_empty());
     assert_eq!(smr.bounds.extent, [1.0, 1.0, 1.5]);
+}
+
+#[test]
+fn statically_batched_renderers_draw_their_range_of_the_combined_mesh() {
+    let value = json!({
+        "m_GameObject": {"m_PathID": 3},
+        "m_Enabled": 1,
+        "m_Materials": [{"m_PathID": 11}, {"m_PathID": 12}],
+        "m_StaticBatchInfo": {"firstSubMesh": 4, "subMeshCount": 2},
+        "m_Mesh": {"m_PathID": 9},
+        "m_Bones": [{"m_PathID": 5}],
+        "m_BlendShapeWeights": [30.0, 0.0],
+        "m_RootBone": {"m_PathID": 5},
+        "m_AABB": aabb(),
+    });
+    let file = file_with("2022.3.29f1", 137, value);
+    let smr = mesh::renderer::read_skinned(&file, file.object(7).unwrap()).unwrap();
+    assert_eq!((smr.submesh_of(0), smr.submesh_of(1)), (4, 5));
+    assert_eq!(smr.blend_shape_weights, [30.0, 0.0]);
+    assert_eq!(smr.game_object.path_id(), 3);
+}
+
+mod damaged {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A 2020.3 file with a skinned, blend-shaped mesh, and the length of its object data
+    /// (the file's tail).
+    fn skinned_file() -> (Vec<u8>, usize) {
+        let version = "2020.3.34f1";
+        let mut value = skinned_mesh();
+        value["m_Shapes"] = json!({
+            "vertices": [shape_vertex(1, 1.0)],
+            "shapes": [{"firstVertex": 0, "vertexCount": 1}],
+            "channels": [{"name": "a", "frameIndex": 0, "frameCount": 1}],
+            "fullWeights": [100.0],
+        });
+        let tree = unity_writer::tree(MESH, version);
+        let object_len = unity_writer::object_bytes(&tree, &value).len();
+        let file = serialized_file(
+            version,
+            &[Object {
+                class_id: MESH,
+                path_id: 7,
+                value,
+            }],
+        );
+        (file, object_len)
+    }
+
+    #[test]
+    fn the_undamaged_file_decodes() {
+        let file = SerializedFile::parse(skinned_file().0, None).unwrap();
+        let m = mesh::read(&file, file.object(7).unwrap(), &NoStreams).unwrap();
+        assert_fixture(&m, "undamaged");
+        assert_eq!((m.skin.len(), m.blend_shapes.len()), (4, 1));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn damaged_mesh_objects_decode_or_fail_without_panicking(
+            edits in proptest::collection::vec((any::<u16>(), any::<u8>()), 1..8)
+        ) {
+            let (mut bytes, object_len) = skinned_file();
+            let start = bytes.len() - object_len;
+            for (at, value) in edits {
+                let at = start + at as usize % object_len;
+                bytes[at] = value;
+            }
+            if let Ok(file) = SerializedFile::parse(bytes, None) {
+                for info in &file.objects {
+                    if let Ok(m) = mesh::read(&file, info, &NoStreams) {
+                        let n = m.vertex_count() as u32;
+                        prop_assert!(m.submeshes.iter().flat_map(|s| &s.indices).all(|&i| i < n));
+                        let _ = mesh::skin_positions(&m, &[]);
+                        let _ = mesh::posed_bounds(&m, &[]);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -371,7 +371,8 @@ fn reset_animator_mesh_filters_use_built_in_plane_and_cube() {
         .iter()
         .map(|m| h.game_objects[&m.game_object.path_id()].m_Name.clone())
         .collect();
-    assert_eq!(names[1], "Cube");
+    // The GameObjects are named after the primitives they were created as.
+    assert_eq!(names, ["Plane", "Cube"]);
     for id in ids {
         assert!(mesh::builtin(id).is_some_and(|m| m.vertex_count() > 0));
     }

@@ -8,8 +8,10 @@
 use super::{Aabb, MeshData, SubMeshData, Topology};
 
 /// Path ids of the built-in meshes generated here, with their names. 10202 (Cube) and 10207
-/// (Sphere) are confirmed by project files (`mesh.md` §1); the others follow the same
-/// numbering as commonly seen in scene files (unverified here).
+/// (Sphere) are confirmed by project files (`mesh.md` §1), 10209 (Plane) by the `Plane`
+/// GameObject of `resetanimator`; 10206, 10208 and 10210 follow the numbering commonly seen
+/// in scene files (unverified here). 10205 (used by a Unity 3.5 `Graphics` object) is not
+/// known and not generated.
 pub const BUILTIN_MESHES: [(i64, &str); 6] = [
     (10202, "Cube"),
     (10206, "Cylinder"),

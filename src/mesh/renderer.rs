@@ -26,9 +26,9 @@ pub struct SkinnedRenderer {
     /// `bones[i]`.
     pub bones: Vec<PPtr>,
     pub root_bone: Option<PPtr>,
-    /// `materials[i]` draws sub-mesh `first_submesh + i`.
+    /// Material `i` draws sub-mesh [`SkinnedRenderer::submesh_of`]`(i)`.
     pub materials: Vec<PPtr>,
-    pub first_submesh: usize,
+    pub submeshes: SubMeshRange,
     /// Initial weight (0–100) of each blend-shape channel.
     pub blend_shape_weights: Vec<f32>,
     /// `m_AABB`: bounds relative to the root bone.
@@ -43,9 +43,9 @@ pub struct MeshRendererData {
     pub enabled: bool,
     /// Null when the GameObject has no MeshFilter in this file.
     pub mesh: PPtr,
-    /// `materials[i]` draws sub-mesh `first_submesh + i`.
+    /// Material `i` draws sub-mesh [`MeshRendererData::submesh_of`]`(i)`.
     pub materials: Vec<PPtr>,
-    pub first_submesh: usize,
+    pub submeshes: SubMeshRange,
 }
 
 /// A SpriteRenderer.
@@ -80,13 +80,47 @@ pub struct Renderers {
     pub sprites: Vec<SpriteRendererData>,
 }
 
-/// The first sub-mesh a renderer's materials start at: `m_StaticBatchInfo.firstSubMesh`
-/// (5.6+) or the first of `m_SubsetIndices` (up to 5.5), else 0.
-fn first_submesh(info: Option<StaticBatchInfo>, subset: Option<&Vec<u32>>) -> usize {
-    match (info, subset) {
-        (Some(i), _) if i.subMeshCount.0 > 0 => usize::try_from(i.firstSubMesh.0).unwrap_or(0),
-        (_, Some(s)) => s.first().map_or(0, |&f| f as usize),
-        _ => 0,
+/// Which sub-meshes a renderer's materials draw: normally material `i` draws sub-mesh `i`;
+/// a statically batched renderer draws a range of a combined mesh (`m_StaticBatchInfo`, 5.6+)
+/// or listed sub-meshes (`m_SubsetIndices`, up to 5.5).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubMeshRange {
+    pub first: usize,
+    /// Explicit sub-mesh per material (up to 5.5); empty when the range applies.
+    pub subset: Vec<u32>,
+}
+
+impl SubMeshRange {
+    fn new(info: Option<StaticBatchInfo>, subset: Option<Vec<u32>>) -> SubMeshRange {
+        let first = info
+            .filter(|i| i.subMeshCount.0 > 0)
+            .map_or(0, |i| usize::try_from(i.firstSubMesh.0).unwrap_or(0));
+        SubMeshRange {
+            first,
+            subset: subset.unwrap_or_default(),
+        }
+    }
+
+    /// The sub-mesh material `material` draws.
+    pub fn submesh_of(&self, material: usize) -> usize {
+        match self.subset.get(material) {
+            Some(&s) => s as usize,
+            None => self.first + material,
+        }
+    }
+}
+
+impl SkinnedRenderer {
+    /// The sub-mesh material `material` draws.
+    pub fn submesh_of(&self, material: usize) -> usize {
+        self.submeshes.submesh_of(material)
+    }
+}
+
+impl MeshRendererData {
+    /// The sub-mesh material `material` draws.
+    pub fn submesh_of(&self, material: usize) -> usize {
+        self.submeshes.submesh_of(material)
     }
 }
 
@@ -102,7 +136,7 @@ pub fn read_skinned(
         mesh: r.m_Mesh,
         bones: r.m_Bones,
         root_bone: r.m_RootBone,
-        first_submesh: first_submesh(r.m_StaticBatchInfo, r.m_SubsetIndices.as_ref()),
+        submeshes: SubMeshRange::new(r.m_StaticBatchInfo, r.m_SubsetIndices),
         materials: r.m_Materials,
         blend_shape_weights: r.m_BlendShapeWeights,
         bounds: Aabb::from_unity(&r.m_AABB),
@@ -120,7 +154,7 @@ pub fn read_mesh_renderer(
         game_object: r.m_GameObject,
         enabled: r.m_Enabled.flag(),
         mesh: PPtr::default(),
-        first_submesh: first_submesh(r.m_StaticBatchInfo, r.m_SubsetIndices.as_ref()),
+        submeshes: SubMeshRange::new(r.m_StaticBatchInfo, r.m_SubsetIndices),
         materials: r.m_Materials,
     })
 }

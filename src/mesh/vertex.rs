@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::format::{Attribute, Format};
 use super::{Layout, MeshError, VertexWeights};
+use crate::binary::Endian;
 use crate::resource::StreamSource;
 use crate::unity::mesh::{ChannelInfo, Mesh, StreamInfo, VertexData};
 
@@ -274,140 +275,97 @@ fn assign(
     let Some(attribute) = channel.attribute else {
         return Ok(());
     };
+    let c = Components {
+        channel,
+        stream,
+        data,
+        layout,
+    };
+    let n = out.count;
     match attribute {
-        Attribute::Position => {
-            out.positions = gather(channel, stream, data, out.count, layout, [0.0; 3])?
-        }
-        Attribute::Normal => {
-            out.normals = gather(channel, stream, data, out.count, layout, [0.0; 3])?
-        }
-        Attribute::Tangent => {
-            out.tangents = gather(
-                channel,
-                stream,
-                data,
-                out.count,
-                layout,
-                [0.0, 0.0, 0.0, 1.0],
-            )?
-        }
-        Attribute::Color => {
-            out.colors = gather(
-                channel,
-                stream,
-                data,
-                out.count,
-                layout,
-                [0.0, 0.0, 0.0, 1.0],
-            )?
-        }
-        Attribute::Uv(0) => out.uv0 = gather(channel, stream, data, out.count, layout, [0.0; 2])?,
-        Attribute::Uv(1) => out.uv1 = gather(channel, stream, data, out.count, layout, [0.0; 2])?,
+        Attribute::Position => out.positions = c.floats(n, [0.0; 3])?,
+        Attribute::Normal => out.normals = c.floats(n, [0.0; 3])?,
+        Attribute::Tangent => out.tangents = c.floats(n, [0.0, 0.0, 0.0, 1.0])?,
+        Attribute::Color => out.colors = c.floats(n, [0.0, 0.0, 0.0, 1.0])?,
+        Attribute::Uv(0) => out.uv0 = c.floats(n, [0.0; 2])?,
+        Attribute::Uv(1) => out.uv1 = c.floats(n, [0.0; 2])?,
         Attribute::Uv(_) => {}
         Attribute::BlendWeight => {
-            out.weights = gather(channel, stream, data, out.count, layout, [0.0; 4])?;
+            out.weights = c.floats(n, [0.0; 4])?;
             out.weight_dims = channel.dims.min(4);
         }
         Attribute::BlendIndices => {
-            out.bone_indices = gather_indices(channel, stream, data, out.count, layout)?;
+            out.bone_indices = c.each(n, [0u32; 4], Format::read_index)?;
             out.index_dims = channel.dims.min(4);
         }
     }
     Ok(())
 }
 
-/// The components of `channel` for every vertex as floats; components beyond `N` are dropped,
-/// missing ones keep `fill`'s value.
-fn gather<const N: usize>(
-    channel: &Channel,
-    stream: &Stream,
-    data: &[u8],
-    count: usize,
+/// One channel's components in the vertex blob (already checked to fit).
+struct Components<'a> {
+    channel: &'a Channel,
+    stream: &'a Stream,
+    data: &'a [u8],
     layout: Layout,
-    fill: [f32; N],
-) -> Result<Vec<[f32; N]>, MeshError> {
-    let size = channel.format.size();
-    let mut out = Vec::with_capacity(count);
-    for v in 0..count {
-        let base = stream.offset + v * stream.stride + channel.offset;
-        let mut item = fill;
-        for (d, slot) in item.iter_mut().enumerate().take(channel.dims) {
-            let at = base + d * size;
-            let bytes = data
-                .get(at..at + size)
-                .ok_or_else(|| bad(format!("vertex {v} lies outside the vertex data")))?;
-            *slot = channel.format.read(bytes, layout.endian);
-        }
-        out.push(item);
-    }
-    Ok(out)
 }
 
-/// Bone indices of every vertex.
-fn gather_indices(
-    channel: &Channel,
-    stream: &Stream,
-    data: &[u8],
-    count: usize,
-    layout: Layout,
-) -> Result<Vec<[u32; 4]>, MeshError> {
-    let size = channel.format.size();
-    let mut out = Vec::with_capacity(count);
-    for v in 0..count {
-        let base = stream.offset + v * stream.stride + channel.offset;
-        let mut item = [0u32; 4];
-        for (d, slot) in item.iter_mut().enumerate().take(channel.dims) {
-            let at = base + d * size;
-            let bytes = data
-                .get(at..at + size)
-                .ok_or_else(|| bad(format!("vertex {v} lies outside the vertex data")))?;
-            *slot = channel.format.read_index(bytes, layout.endian);
+impl Components<'_> {
+    /// The first `N` components of every vertex through `read`; components beyond `N` are
+    /// dropped, missing ones keep `fill`'s value.
+    fn each<T: Copy, const N: usize>(
+        &self,
+        count: usize,
+        fill: [T; N],
+        read: fn(Format, &[u8], Endian) -> T,
+    ) -> Result<Vec<[T; N]>, MeshError> {
+        let (format, size) = (self.channel.format, self.channel.format.size());
+        let mut out = Vec::with_capacity(count);
+        for v in 0..count {
+            let base = self.stream.offset + v * self.stream.stride + self.channel.offset;
+            let mut item = fill;
+            for (d, slot) in item.iter_mut().enumerate().take(self.channel.dims) {
+                let at = base + d * size;
+                let bytes = self
+                    .data
+                    .get(at..at + size)
+                    .ok_or_else(|| bad(format!("vertex {v} lies outside the vertex data")))?;
+                *slot = read(format, bytes, self.layout.endian);
+            }
+            out.push(item);
         }
-        out.push(item);
+        Ok(out)
     }
-    Ok(out)
+
+    fn floats<const N: usize>(
+        &self,
+        count: usize,
+        fill: [f32; N],
+    ) -> Result<Vec<[f32; N]>, MeshError> {
+        self.each(count, fill, Format::read)
+    }
 }
 
-/// Unity 3.4 and older: plain arrays.
+/// Unity 3.4 and older: plain arrays (one whose length is not the vertex count is dropped).
 fn from_arrays(mesh: &Mesh) -> Vertices {
     let count = mesh.m_Vertices.len();
-    let keep = |n: usize| n == count;
-    let colors = mesh
-        .m_Colors
-        .iter()
-        .map(|c| c.rgba.to_le_bytes().map(|b| b as f32 / 255.0))
-        .collect::<Vec<_>>();
+    fn all<T, U>(items: &[T], count: usize, f: impl Fn(&T) -> U) -> Vec<U> {
+        if items.len() == count {
+            items.iter().map(f).collect()
+        } else {
+            Vec::new()
+        }
+    }
     Vertices {
         count,
-        positions: mesh.m_Vertices.iter().map(|v| v.to_array()).collect(),
-        normals: if keep(mesh.m_Normals.len()) {
-            mesh.m_Normals.iter().map(|v| v.to_array()).collect()
-        } else {
-            Vec::new()
-        },
-        tangents: if keep(mesh.m_Tangents.len()) {
-            mesh.m_Tangents
-                .iter()
-                .map(|t| [t.x, t.y, t.z, t.w])
-                .collect()
-        } else {
-            Vec::new()
-        },
-        uv0: if keep(mesh.m_UV.len()) {
-            mesh.m_UV.iter().map(|t| [t.x, t.y]).collect()
-        } else {
-            Vec::new()
-        },
-        uv1: if keep(mesh.m_UV1.len()) {
-            mesh.m_UV1.iter().map(|t| [t.x, t.y]).collect()
-        } else {
-            Vec::new()
-        },
-        colors: if keep(colors.len()) {
-            colors
-        } else {
-            Vec::new()
-        },
+        positions: all(&mesh.m_Vertices, count, |v| v.to_array()),
+        normals: all(&mesh.m_Normals, count, |v| v.to_array()),
+        tangents: all(&mesh.m_Tangents, count, |t| [t.x, t.y, t.z, t.w]),
+        uv0: all(&mesh.m_UV, count, |t| [t.x, t.y]),
+        uv1: all(&mesh.m_UV1, count, |t| [t.x, t.y]),
+        colors: all(&mesh.m_Colors, count, |c| {
+            c.rgba.to_le_bytes().map(|b| b as f32 / 255.0)
+        }),
         ..Vertices::default()
     }
 }

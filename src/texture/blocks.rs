@@ -87,6 +87,32 @@ pub(super) fn block_layout(format: i32) -> Option<((usize, usize), usize)> {
         .map(|d| (d.block, d.bytes))
 }
 
+/// A crunched blob starts with a header naming its size (big-endian u16 width and height at
+/// bytes 12 and 14); it must be the texture's, which also bounds what the decoder allocates.
+fn check_crunch_header(t: &TextureData, data: &[u8]) -> Result<(), TextureError> {
+    let name = format_name(t.format);
+    let field = |at: usize| {
+        data.get(at..at + 2)
+            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+    };
+    match (data.get(..2), field(12), field(14)) {
+        (Some(b"Hx"), Some(w), Some(h)) if (u32::from(w), u32::from(h)) == (t.width, t.height) => {
+            Ok(())
+        }
+        (Some(b"Hx"), Some(w), Some(h)) => Err(TextureError::Decode {
+            name,
+            detail: format!(
+                "crunch header says {w}×{h}, the texture is {}×{}",
+                t.width, t.height
+            ),
+        }),
+        _ => Err(TextureError::Decode {
+            name,
+            detail: "no crunch header".into(),
+        }),
+    }
+}
+
 /// Mip 0 as RGBA8, rows in stored order.
 pub(super) fn decode(t: &TextureData, data: &[u8]) -> Result<Vec<u8>, TextureError> {
     let name = format_name(t.format);
@@ -104,6 +130,9 @@ pub(super) fn decode(t: &TextureData, data: &[u8]) -> Result<Vec<u8>, TextureErr
             needed: needed.max(1),
             held: data.len(),
         });
+    }
+    if d.bytes == 0 {
+        check_crunch_header(t, data)?;
     }
     let mut image = vec![0u32; w * h];
     let outcome = catch_unwind(AssertUnwindSafe(|| (d.run)(data, w, h, &mut image)));

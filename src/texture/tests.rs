@@ -318,3 +318,44 @@ fn png_output_reads_back_as_the_same_pixels() {
     assert_eq!((info.width, info.height), (2, 1));
     assert_eq!(&buf[..info.buffer_size()], image.pixels.as_slice());
 }
+
+#[test]
+fn crunch_headers_must_name_the_textures_size() {
+    let mut header = vec![0u8; 64];
+    header[..2].copy_from_slice(b"Hx");
+    header[12..14].copy_from_slice(&64u16.to_be_bytes());
+    header[14..16].copy_from_slice(&32u16.to_be_bytes());
+    let wrong = texture(29, 16, 16, header.clone()).decode_rgba();
+    assert!(
+        matches!(&wrong, Err(TextureError::Decode { detail, .. }) if detail.contains("64×32")),
+        "{wrong:?}"
+    );
+    // The right size passes the check and reaches the decoder, which rejects the empty body.
+    let body = texture(29, 64, 32, header).decode_rgba();
+    assert!(
+        matches!(&body, Err(TextureError::Decode { detail, .. }) if !detail.contains("64×32")),
+        "{body:?}"
+    );
+}
+
+mod damaged {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(1024))]
+
+        #[test]
+        fn any_format_size_and_data_decode_or_fail_without_panicking(
+            format in 0i32..90,
+            width in 1u32..40,
+            height in 1u32..40,
+            data in proptest::collection::vec(any::<u8>(), 0..8192),
+        ) {
+            let t = texture(format, width, height, data);
+            if let Ok(image) = t.decode_rgba() {
+                prop_assert_eq!(image.pixels.len(), (width * height * 4) as usize);
+            }
+        }
+    }
+}
