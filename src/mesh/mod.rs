@@ -27,6 +27,7 @@ use crate::resource::{ResourceError, StreamSource};
 use crate::serialized::{ObjectInfo, SerializedError, SerializedFile};
 use crate::unity;
 
+pub use blend::blend_positions;
 pub use builtin::{BUILTIN_MESHES, builtin, is_default_resources};
 pub use matrix::Mat4;
 pub use skin::{posed_bounds, skin_positions};
