@@ -4,6 +4,9 @@
 //! - [`container`], [`serialized`], [`unity`]: reading Unity's files into typed structs.
 //! - [`clip`], [`curve`]: decoded clips and Unity's evaluation rules.
 //! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references.
+//! - [`avatar`], [`humanoid`]: Avatars, and humanoid (muscle) clips posed on any humanoid rig.
+//! - [`mesh`], [`material`], [`texture`], [`resource`]: the character's meshes, skins, blend
+//!   shapes, materials and textures, with their stream data.
 //! - [`sample`]: whole-clip sampling (what `clipscope sample` prints).
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
@@ -19,12 +22,16 @@ pub mod demo;
 pub mod error;
 pub mod hash;
 pub mod humanoid;
+pub mod material;
+pub mod mesh;
 pub mod playhead;
 #[cfg(feature = "bevy")]
 pub mod plugin;
+pub mod resource;
 pub mod rig;
 pub mod sample;
 pub mod serialized;
+pub mod texture;
 pub mod timeline;
 pub mod unity;
 #[cfg(feature = "viewer")]

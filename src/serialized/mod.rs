@@ -82,9 +82,10 @@ impl SerializedFile {
     /// Parses the header, metadata and object table. `fallback_version` is used when the
     /// file's Unity version is stripped or unreadable.
     pub fn parse(
-        bytes: crate::container::Blob,
+        bytes: impl Into<crate::container::Blob>,
         fallback_version: Option<&str>,
     ) -> Result<Self, SerializedError> {
+        let bytes = bytes.into();
         let header = metadata::Header::parse(&bytes)?;
         let meta = metadata::Metadata::parse(&bytes, &header)?;
         let (effective_version, version_assumed) =

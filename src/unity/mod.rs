@@ -7,7 +7,12 @@
 
 pub mod avatar;
 pub mod clip;
+pub mod material;
+pub mod math;
+pub mod mesh;
+pub mod render;
 pub mod rig;
+pub mod texture;
 mod values;
 
 pub use values::{Float, Int, PPtr, Quat, Vec3};
@@ -16,6 +21,11 @@ pub use values::{Float, Int, PPtr, Quat, Vec3};
 pub mod class {
     pub const GAME_OBJECT: i32 = 1;
     pub const TRANSFORM: i32 = 4;
+    pub const MATERIAL: i32 = 21;
+    pub const MESH_RENDERER: i32 = 23;
+    pub const TEXTURE_2D: i32 = 28;
+    pub const MESH_FILTER: i32 = 33;
+    pub const MESH: i32 = 43;
     pub const ANIMATION_CLIP: i32 = 74;
     pub const AVATAR: i32 = 90;
     pub const ANIMATOR_CONTROLLER: i32 = 91;
@@ -23,6 +33,8 @@ pub mod class {
     pub const ANIMATION: i32 = 111;
     pub const MONO_BEHAVIOUR: i32 = 114;
     pub const SKINNED_MESH_RENDERER: i32 = 137;
+    pub const SPRITE_RENDERER: i32 = 212;
+    pub const SPRITE: i32 = 213;
     pub const ANIMATOR_OVERRIDE_CONTROLLER: i32 = 221;
     pub const RECT_TRANSFORM: i32 = 224;
 }

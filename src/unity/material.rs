@@ -1,0 +1,110 @@
+//! Material (class 21): the saved shader properties (`mesh.md` §4.1).
+//!
+//! The property maps are keyed by `FastPropertyName { name }` up to 5.5 and by plain strings
+//! from 5.6; [`PropertyName`] reads both, and [`PropertyMap`] keeps the stored order.
+
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+
+use super::PPtr;
+use super::math::{ColorRGBA, Vec2};
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct Material {
+    pub m_Name: String,
+    pub m_Shader: PPtr,
+    pub m_SavedProperties: PropertySheet,
+}
+
+/// `UnityPropertySheet`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct PropertySheet {
+    pub m_TexEnvs: PropertyMap<TexEnv>,
+    pub m_Floats: PropertyMap<f32>,
+    pub m_Colors: PropertyMap<ColorRGBA>,
+}
+
+/// `UnityTexEnv`: a texture slot with its UV scale and offset.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct TexEnv {
+    pub m_Texture: PPtr,
+    pub m_Scale: Vec2,
+    pub m_Offset: Vec2,
+}
+
+/// A property name: a plain string, or `FastPropertyName { name }` before 5.6.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PropertyName(pub String);
+
+#[derive(Deserialize)]
+struct FastPropertyName {
+    name: String,
+}
+
+impl<'de> Deserialize<'de> for PropertyName {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct NameVisitor;
+        impl<'de> Visitor<'de> for NameVisitor {
+            type Value = PropertyName;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a property name")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<PropertyName, E> {
+                Ok(PropertyName(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<PropertyName, E> {
+                Ok(PropertyName(v))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<PropertyName, E> {
+                Ok(PropertyName(String::from_utf8_lossy(&v).into_owned()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<PropertyName, A::Error> {
+                let fast = FastPropertyName::deserialize(
+                    serde::de::value::MapAccessDeserializer::new(map),
+                )?;
+                Ok(PropertyName(fast.name))
+            }
+        }
+        d.deserialize_any(NameVisitor)
+    }
+}
+
+/// A property map in stored order (names may repeat in damaged files; the first wins).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PropertyMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for PropertyMap<V> {
+    fn default() -> Self {
+        PropertyMap(Vec::new())
+    }
+}
+
+impl<V> PropertyMap<V> {
+    /// The value of the first property named `name`.
+    pub fn get(&self, name: &str) -> Option<&V> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for PropertyMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct MapVisitor<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for MapVisitor<V> {
+            type Value = PropertyMap<V>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a property map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some((PropertyName(name), value)) = map.next_entry::<PropertyName, V>()? {
+                    out.push((name, value));
+                }
+                Ok(PropertyMap(out))
+            }
+        }
+        d.deserialize_map(MapVisitor(std::marker::PhantomData))
+    }
+}
