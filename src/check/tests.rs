@@ -543,6 +543,7 @@ fn a_report_serializes_to_the_documented_fields() {
             "duplicate_bindings",
             "error",
             "file",
+            "humanoid",
             "keys_past_curve_count",
             "legacy",
             "length",
