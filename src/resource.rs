@@ -124,6 +124,59 @@ impl StreamSource for MemoryStreams<'_> {
     }
 }
 
+/// A container's own resources first, then files of the same name in a folder on disk (a
+/// player's `sharedassets0.assets.resS` next to `sharedassets0.assets`). Only the requested
+/// range of a disk file is read.
+#[derive(Clone, Debug, Default)]
+pub struct FileStreams<'a> {
+    pub memory: MemoryStreams<'a>,
+    pub dir: Option<std::path::PathBuf>,
+}
+
+impl StreamSource for FileStreams<'_> {
+    fn read(&self, path: &str, offset: u64, size: u64) -> Result<Vec<u8>, ResourceError> {
+        if self.memory.blob(path).is_some() {
+            return self.memory.read(path, offset, size);
+        }
+        let not_found = || ResourceError::NotFound {
+            path: path.to_string(),
+            name: resource_name(path).to_string(),
+        };
+        let name = resource_name(path);
+        if name.is_empty() || name == "." || name == ".." {
+            return Err(not_found());
+        }
+        let file_path = self.dir.as_ref().ok_or_else(not_found)?.join(name);
+        read_file_range(&file_path, path, offset, size).ok_or_else(not_found)?
+    }
+}
+
+/// `size` bytes at `offset` of a file; `None` when the file cannot be opened.
+fn read_file_range(
+    file_path: &std::path::Path,
+    path: &str,
+    offset: u64,
+    size: u64,
+) -> Option<Result<Vec<u8>, ResourceError>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(file_path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let range = match checked_range(path, offset, size, len) {
+        Ok(range) => range,
+        Err(e) => return Some(Err(e)),
+    };
+    let mut out = vec![0u8; range.len()];
+    let read = file
+        .seek(SeekFrom::Start(offset))
+        .and_then(|_| file.read_exact(&mut out));
+    Some(read.map(|_| out).map_err(|_| ResourceError::OutOfBounds {
+        path: path.to_string(),
+        offset,
+        size,
+        len,
+    }))
+}
+
 /// A source with no resources: every read is an error.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoStreams;

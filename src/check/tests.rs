@@ -436,6 +436,7 @@ fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
         humanoid: None,
         clips,
         unresolved_clips: 0,
+        renderers: Vec::new(),
     }
 }
 

@@ -110,10 +110,83 @@ pub fn to_json(ws: &Workspace) -> Value {
         .collect();
     json!({
         "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,
+        "meshes": meshes_json(ws), "textures": textures_json(ws),
         "skipped_files": ws.skipped_files,
         "warnings": ws.warnings,
         "errors": ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// The meshes as `list --json` prints them.
+fn meshes_json(ws: &Workspace) -> Vec<Value> {
+    ws.meshes
+        .iter()
+        .map(|m| {
+            let file = ws.files[m.at.file].location();
+            match &m.facts {
+                Ok(f) => json!({
+                    "name": m.name, "path_id": m.at.path_id, "file": file,
+                    "vertices": f.vertices, "submeshes": f.submeshes, "bones": f.bones,
+                    "blend_shapes": f.blend_shapes, "skinned": f.skinned, "bounds": f.bounds,
+                    "error": null,
+                }),
+                Err(e) => json!({
+                    "name": m.name, "path_id": m.at.path_id, "file": file,
+                    "vertices": 0, "submeshes": [], "bones": 0, "blend_shapes": 0,
+                    "skinned": false, "bounds": null, "error": e,
+                }),
+            }
+        })
+        .collect()
+}
+
+/// The textures as `list --json` prints them.
+fn textures_json(ws: &Workspace) -> Vec<Value> {
+    ws.textures
+        .iter()
+        .map(|t| {
+            json!({
+                "name": t.name, "path_id": t.at.path_id, "file": ws.files[t.at.file].location(),
+                "format": t.format, "width": t.width, "height": t.height,
+                "decoded": t.error.is_none(), "error": t.error,
+            })
+        })
+        .collect()
+}
+
+fn print_meshes_and_textures(ws: &Workspace) {
+    println!("Meshes ({})", ws.meshes.len());
+    for m in &ws.meshes {
+        let file = ws.files[m.at.file].location();
+        match &m.facts {
+            Ok(f) => println!(
+                "  {:<24} {:>20} {:>7} vertices {:>3} submeshes {:>3} bones {:>3} blend shapes{}  {file}",
+                m.name,
+                m.at.path_id,
+                f.vertices,
+                f.submeshes.len(),
+                f.bones,
+                f.blend_shapes,
+                if f.skinned { " skinned" } else { "" },
+            ),
+            Err(e) => println!("  {:<24} {:>20} error: {e}", m.name, m.at.path_id),
+        }
+    }
+    println!("Textures ({})", ws.textures.len());
+    for t in &ws.textures {
+        println!(
+            "  {:<24} {:>20} {:>5}x{:<5} {:<10} {}  {}",
+            t.name,
+            t.at.path_id,
+            t.width,
+            t.height,
+            clipscope::texture::format_name(t.format),
+            t.error
+                .as_deref()
+                .map_or("decoded".to_string(), |e| format!("not decoded: {e}")),
+            ws.files[t.at.file].location()
+        );
+    }
 }
 
 fn print_table(ws: &Workspace) {
@@ -188,4 +261,5 @@ fn print_table(ws: &Workspace) {
             ws.files[c.at.file].location()
         );
     }
+    print_meshes_and_textures(ws);
 }

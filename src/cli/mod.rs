@@ -5,6 +5,7 @@ mod check;
 mod list;
 mod progress;
 mod sample;
+mod texture;
 #[cfg(feature = "viewer")]
 mod view;
 
@@ -32,6 +33,8 @@ enum Command {
     Sample(sample::SampleArgs),
     /// Check clips for loop seams, steps, non-finite values and binding problems.
     Check(check::CheckArgs),
+    /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
+    Texture(texture::TextureArgs),
     /// Open files or folders in the viewer (drop more onto its window).
     #[cfg(feature = "viewer")]
     View(view::ViewArgs),
@@ -88,6 +91,7 @@ pub fn run() -> ExitCode {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Texture(args)) => texture::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
         None => no_command(),

@@ -8,11 +8,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use super::scene::{RendererDraft, SceneIndex, read_scene, rig_renderers};
 use super::{FileSummary, OpenOptions};
 use crate::avatar::AvatarData;
 use crate::clip::{ClipData, decode_clip};
 use crate::container::{self, ContainerKind};
 use crate::error::Error;
+use crate::mesh::renderer;
+use crate::resource::{FileStreams, MemoryStreams, StreamSource};
 use crate::rig::{Hierarchy, RigComponent, Skeleton};
 use crate::serialized::{ObjectInfo, SerializedFile};
 use crate::unity::clip::AnimationClip;
@@ -39,6 +42,8 @@ pub(super) struct RigDraft {
     pub controller: PPtr,
     /// The legacy Animation component's clips.
     pub clips: Vec<PPtr>,
+    /// The renderers on the skeleton's joints (none when opened for summaries).
+    pub renderers: Vec<RendererDraft>,
 }
 
 /// An avatar's path names, and its full decode unless opened for summaries.
@@ -65,6 +70,7 @@ pub(super) struct SerializedIndex {
     pub controllers: Vec<Found<(String, Vec<PPtr>)>>,
     pub rigs: Vec<Found<RigDraft>>,
     pub avatars: Vec<Found<AvatarFound>>,
+    pub scene: SceneIndex,
     pub warnings: Vec<String>,
 }
 
@@ -145,6 +151,15 @@ pub(super) fn extract_bytes(
             .clone()
             .filter(|v| !v.starts_with("0."))
     });
+    let streams = FileStreams {
+        memory: MemoryStreams::from_entries(
+            opened
+                .resources
+                .iter()
+                .map(|r| (r.name.as_str(), &r.bytes[..])),
+        ),
+        dir: path.parent().map(Path::to_path_buf),
+    };
     let mut files = Vec::new();
     let mut errors = Vec::new();
     for inner in opened.files {
@@ -155,6 +170,7 @@ pub(super) fn extract_bytes(
                 inner.name,
                 opened.kind,
                 &file,
+                &streams,
                 options,
             )),
             Err(source) => errors.push(Error::Serialized { location, source }),
@@ -221,6 +237,7 @@ fn index_serialized(
     inner: String,
     kind: ContainerKind,
     file: &SerializedFile,
+    streams: &dyn StreamSource,
     options: &OpenOptions,
 ) -> SerializedIndex {
     let mut warnings = Vec::new();
@@ -244,7 +261,8 @@ fn index_serialized(
     let avatars = found(file, &[class::AVATAR], |info| {
         read_avatar(file, info, options)
     });
-    let rigs = read_rigs(file, location, &mut warnings);
+    let rigs = read_rigs(file, location, options, &mut warnings);
+    let scene = read_scene(file, streams, options.summaries);
     SerializedIndex {
         inner,
         kind,
@@ -253,6 +271,7 @@ fn index_serialized(
         controllers,
         rigs,
         avatars,
+        scene,
         warnings,
     }
 }
@@ -367,6 +386,7 @@ fn read_controller(
 fn read_rigs(
     file: &SerializedFile,
     location: &str,
+    options: &OpenOptions,
     warnings: &mut Vec<String>,
 ) -> Vec<Found<RigDraft>> {
     let classes = [class::ANIMATOR, class::ANIMATION];
@@ -375,7 +395,18 @@ fn read_rigs(
     }
     let mut problems = Vec::new();
     let hierarchy = Hierarchy::read(file, &mut problems);
+    let renderers = if options.summaries {
+        renderer::Renderers::default()
+    } else {
+        renderer::read_all(file, &mut problems)
+    };
     warnings.extend(problems.into_iter().map(|p| format!("{location}: {p}")));
+    let with_renderers = |mut draft: RigDraft| {
+        if let Some(skeleton) = &draft.skeleton {
+            draft.renderers = rig_renderers(&renderers, &hierarchy, skeleton);
+        }
+        draft
+    };
     found(file, &classes, |info| {
         let draft = if info.class_id == class::ANIMATOR {
             file.read::<Animator>(info).map(|a| RigDraft {
@@ -385,6 +416,7 @@ fn read_rigs(
                 avatar: a.m_Avatar,
                 controller: a.m_Controller,
                 clips: Vec::new(),
+                renderers: Vec::new(),
             })
         } else {
             file.read::<Animation>(info).map(|a| {
@@ -399,10 +431,11 @@ fn read_rigs(
                     avatar: PPtr::default(),
                     controller: PPtr::default(),
                     clips,
+                    renderers: Vec::new(),
                 }
             })
         };
-        draft.map_err(|e| e.to_string())
+        draft.map(with_renderers).map_err(|e| e.to_string())
     })
 }
 

@@ -7,6 +7,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::extract::{ClipFound, Extracted, Found, RigDraft, SerializedIndex};
+use super::scene::{
+    DraftKind, MaterialEntry, MeshSource, RendererDraft, RendererEntry, RendererKind, SceneIndex,
+    SpriteEntry,
+};
 use super::{
     AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, ObjectRef, PathNames, RigEntry, Workspace,
 };
@@ -97,6 +101,7 @@ impl Builder {
         });
         self.ws.warnings.extend(file.warnings);
         self.add_clips(f, file.clips);
+        self.add_scene(f, file.scene);
         for found in file.controllers {
             if let Some((name, list)) = self.found(f, &found) {
                 self.controllers.push(ControllerLinks::Binary(list.clone()));
@@ -155,6 +160,7 @@ impl Builder {
                         humanoid: None,
                         clips: Vec::new(),
                         unresolved_clips: 0,
+                        renderers: Vec::new(),
                     });
                     self.rigs.push(RigLinks::Binary(draft));
                 }
@@ -236,6 +242,7 @@ impl Builder {
                 humanoid: None,
                 clips: Vec::new(),
                 unresolved_clips: 0,
+                renderers: Vec::new(),
             });
         }
         for c in contents.controllers {
@@ -295,13 +302,155 @@ impl Builder {
             }
         };
         let humanoid = self.humanoid(index, avatar, &skeleton);
+        let renderers = draft
+            .renderers
+            .into_iter()
+            .map(|r| self.renderer(from, r, &skeleton))
+            .collect();
         let rig = &mut self.ws.rigs[index];
         rig.skeleton = skeleton;
         rig.tos = tos;
         rig.avatar = avatar;
         rig.humanoid = humanoid;
+        rig.renderers = renderers;
         rig.clips = found;
         rig.unresolved_clips = unresolved;
+    }
+
+    /// The meshes, textures, materials and sprites of file `f`.
+    fn add_scene(&mut self, f: usize, scene: SceneIndex) {
+        let at = |path_id| ObjectRef { file: f, path_id };
+        for mut mesh in scene.meshes {
+            mesh.at.file = f;
+            self.ws.meshes.push(mesh);
+        }
+        for mut texture in scene.textures {
+            texture.at.file = f;
+            self.ws.textures.push(texture);
+        }
+        for found in scene.materials {
+            match found.value {
+                Ok(data) => self.ws.materials.push(MaterialEntry {
+                    at: at(found.path_id),
+                    data,
+                }),
+                Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
+            }
+        }
+        for found in scene.sprites {
+            match found.value {
+                Ok(data) => self.ws.sprites.push(SpriteEntry {
+                    at: at(found.path_id),
+                    data,
+                }),
+                Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
+            }
+        }
+    }
+
+    /// A warning for an object that could not be read but whose absence only costs the
+    /// picture (a material, a sprite), not the file.
+    fn note_unread(&mut self, at: ObjectRef, class_id: i32, detail: String) {
+        let err = self.object_error(at, class_id, detail);
+        self.ws.warnings.push(err.to_string());
+    }
+
+    /// A renderer with its mesh, materials and sprite resolved, and the bones its file did not
+    /// place matched by the mesh's bone name hashes.
+    fn renderer(&self, from: usize, r: RendererDraft, skeleton: &Skeleton) -> RendererEntry {
+        let mesh = self.mesh_source(from, r.mesh);
+        let loaded = match &mesh {
+            MeshSource::Loaded(at) => self.ws.mesh(*at).and_then(|m| m.data.clone()),
+            _ => None,
+        };
+        let kind = match r.kind {
+            DraftKind::Skinned {
+                mut bones,
+                root_bone,
+                blend_shape_weights,
+                bounds,
+            } => {
+                if let Some(mesh) = &loaded {
+                    for (i, bone) in bones.iter_mut().enumerate() {
+                        if bone.is_none() {
+                            *bone = mesh
+                                .bone_name_hashes
+                                .get(i)
+                                .and_then(|&h| skeleton.joint_by_hash(h));
+                        }
+                    }
+                }
+                RendererKind::Skinned {
+                    bones,
+                    root_bone,
+                    blend_shape_weights,
+                    bounds,
+                }
+            }
+            DraftKind::Rigid => RendererKind::Rigid,
+            DraftKind::Sprite {
+                sprite,
+                color,
+                flip,
+            } => RendererKind::Sprite {
+                sprite: self
+                    .ws
+                    .resolve(from, sprite)
+                    .filter(|at| self.ws.sprite(*at).is_some()),
+                color,
+                flip,
+            },
+        };
+        RendererEntry {
+            at: ObjectRef {
+                file: from,
+                path_id: r.path_id,
+            },
+            joint: r.joint,
+            enabled: r.enabled,
+            kind,
+            mesh,
+            materials: r
+                .materials
+                .iter()
+                .map(|&m| {
+                    self.ws
+                        .resolve(from, m)
+                        .filter(|at| self.ws.material(*at).is_some())
+                })
+                .collect(),
+            submeshes: r.submeshes,
+        }
+    }
+
+    /// Where a renderer's mesh reference leads: a loaded mesh, a generated built-in one, or
+    /// nowhere (and why).
+    fn mesh_source(&self, from: usize, pptr: PPtr) -> MeshSource {
+        if pptr.is_null() {
+            return MeshSource::None;
+        }
+        let external = usize::try_from(pptr.file_id() - 1)
+            .ok()
+            .and_then(|i| self.ws.files.get(from)?.summary.as_ref()?.externals.get(i));
+        if let Some(external) = external.filter(|e| crate::mesh::is_default_resources(&e.path)) {
+            return if crate::mesh::builtin(pptr.path_id()).is_some() {
+                MeshSource::Builtin(pptr.path_id())
+            } else {
+                MeshSource::Missing(format!(
+                    "built-in mesh {} of {:?} is not generated",
+                    pptr.path_id(),
+                    external.path
+                ))
+            };
+        }
+        match self.ws.resolve(from, pptr) {
+            Some(at) if self.ws.mesh(at).is_some() => MeshSource::Loaded(at),
+            _ => MeshSource::Missing(format!(
+                "mesh (file id {}, path id {}) is not loaded",
+                pptr.file_id(),
+                pptr.path_id()
+            )),
+        }
     }
 
     /// The avatar bound to the rig's skeleton, when the avatar is humanoid; a warning when

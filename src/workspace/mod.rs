@@ -9,6 +9,7 @@
 
 mod extract;
 mod merge;
+mod scene;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +28,10 @@ use crate::serialized::{External, SerializedFile};
 use crate::unity::PPtr;
 use crate::unity::rig::AnimatorController;
 use extract::{Extracted, GuidIndexes};
+pub use scene::{
+    MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind, SpriteEntry,
+    TextureEntry,
+};
 
 /// Options for opening files.
 #[derive(Clone, Debug, Default)]
@@ -136,6 +141,8 @@ pub struct RigEntry {
     pub clips: Vec<ObjectRef>,
     /// References to clips in files that are not loaded.
     pub unresolved_clips: usize,
+    /// The renderers on its joints (none when opened for summaries, or for text files).
+    pub renderers: Vec<RendererEntry>,
 }
 
 /// An AnimatorController (or override controller) with its clips in order.
@@ -170,6 +177,10 @@ pub struct Workspace {
     pub rigs: Vec<RigEntry>,
     pub controllers: Vec<ControllerEntry>,
     pub avatars: Vec<AvatarEntry>,
+    pub meshes: Vec<MeshEntry>,
+    pub textures: Vec<TextureEntry>,
+    pub materials: Vec<MaterialEntry>,
+    pub sprites: Vec<SpriteEntry>,
     /// Files (or parts of them) that could not be read.
     pub errors: Vec<Error>,
     /// Non-fatal notes (assumed versions, skipped files).
@@ -246,6 +257,37 @@ impl Workspace {
     /// The avatar at a reference.
     pub fn avatar(&self, at: ObjectRef) -> Option<&AvatarEntry> {
         self.avatars.iter().find(|a| a.at == at)
+    }
+
+    /// The mesh at a reference.
+    pub fn mesh(&self, at: ObjectRef) -> Option<&MeshEntry> {
+        self.meshes.iter().find(|m| m.at == at)
+    }
+
+    /// The texture at a reference.
+    pub fn texture(&self, at: ObjectRef) -> Option<&TextureEntry> {
+        self.textures.iter().find(|t| t.at == at)
+    }
+
+    /// The material at a reference.
+    pub fn material(&self, at: ObjectRef) -> Option<&MaterialEntry> {
+        self.materials.iter().find(|m| m.at == at)
+    }
+
+    /// The sprite at a reference.
+    pub fn sprite(&self, at: ObjectRef) -> Option<&SpriteEntry> {
+        self.sprites.iter().find(|s| s.at == at)
+    }
+
+    /// The main texture of a material, where it is loaded.
+    pub fn material_texture(&self, material: &MaterialEntry) -> Option<&TextureEntry> {
+        let slot = material.data.main_texture.as_ref()?;
+        self.texture(self.resolve(material.at.file, slot.texture)?)
+    }
+
+    /// The texture a sprite cuts its image from, where it is loaded.
+    pub fn sprite_texture(&self, sprite: &SpriteEntry) -> Option<&TextureEntry> {
+        self.texture(self.resolve(sprite.at.file, sprite.data.texture)?)
     }
 
     /// The rigs humanoid clips can play on.
