@@ -7,7 +7,8 @@
 //! - [`avatar`], [`humanoid`]: Avatars, and humanoid (muscle) clips posed on any humanoid rig.
 //! - [`mesh`], [`material`], [`texture`], [`resource`]: the character's meshes, skins, blend
 //!   shapes, materials and textures, with their stream data.
-//! - [`sample`]: whole-clip sampling (what `clipscope sample` prints).
+//! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
+//!   sample` and `clipscope pose` print).
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
@@ -27,6 +28,7 @@ pub mod mesh;
 pub mod playhead;
 #[cfg(feature = "bevy")]
 pub mod plugin;
+pub mod pose;
 pub mod resource;
 pub mod rig;
 pub mod sample;

@@ -99,16 +99,19 @@ fn summaries_agree_with_the_full_decode_and_progress_counts_every_file() {
         return;
     };
     let seen = Mutex::new(Vec::new());
-    let full =
-        Workspace::open_with_progress(&[dir.clone()], &OpenOptions::default(), |done, total, _| {
+    let full = Workspace::open_with_progress(
+        std::slice::from_ref(&dir),
+        &OpenOptions::default(),
+        |done, total, _| {
             seen.lock().unwrap().push((done, total));
-        });
+        },
+    );
     let mut seen = seen.into_inner().unwrap();
     seen.sort_unstable();
     seen.dedup();
     assert_eq!(seen, (1..=6).map(|d| (d, 6)).collect::<Vec<_>>());
     let summary = Workspace::open(
-        &[dir.clone()],
+        std::slice::from_ref(&dir),
         &OpenOptions {
             summaries: true,
             ..OpenOptions::default()

@@ -206,7 +206,7 @@ fn decoded_curves_take_at_most_twice_the_stored_key_data() {
     let Some(path) = data("binary/wetboys_plateupemotesapi/moisture_animationreplacements") else {
         return;
     };
-    let ws = open(&[path.clone()]);
+    let ws = open(std::slice::from_ref(&path));
     let opened = clipscope::container::open(std::fs::read(&path).unwrap()).unwrap();
     let file =
         clipscope::serialized::SerializedFile::parse(opened.files[0].bytes.clone(), None).unwrap();

@@ -176,7 +176,7 @@ fn texture_writes_the_decoded_image_as_png_top_row_first() {
     let Some(path) = data("binary/duckhunted/WebPlayer.unity3d") else {
         return;
     };
-    let ws = open(&[path.clone()]);
+    let ws = open(std::slice::from_ref(&path));
     let rifle = ws.textures.iter().find(|t| t.name == "rifle").unwrap();
     let image = rifle.image.as_ref().unwrap();
     let out = std::env::temp_dir().join(format!("clipscope-rifle-{}.png", std::process::id()));

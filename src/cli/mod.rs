@@ -3,6 +3,7 @@
 
 mod check;
 mod list;
+mod pose;
 mod progress;
 mod sample;
 mod texture;
@@ -31,6 +32,8 @@ enum Command {
     List(list::ListArgs),
     /// Evaluate one clip's curves at given times (raw Unity values).
     Sample(sample::SampleArgs),
+    /// Pose every joint of a rig by a clip (generic or humanoid) at given times.
+    Pose(pose::PoseArgs),
     /// Check clips for loop seams, steps, non-finite values and binding problems.
     Check(check::CheckArgs),
     /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
@@ -68,6 +71,73 @@ impl Inputs {
     }
 }
 
+/// The one decoded clip named `name` (and with `path_id`, when given), or the exit code after
+/// saying why there is none: 2 when no clip or several match, 1 when it did not decode or a
+/// file could not be read.
+fn find_clip<'a>(
+    ws: &'a Workspace,
+    name: &str,
+    path_id: Option<i64>,
+    path: &std::path::Path,
+) -> Result<&'a clipscope::workspace::ClipEntry, ExitCode> {
+    let candidates: Vec<_> = ws
+        .clips
+        .iter()
+        .filter(|c| c.name == name && path_id.is_none_or(|id| id == c.at.path_id))
+        .collect();
+    match candidates.as_slice() {
+        [one] => Ok(one),
+        [] => {
+            report_problems(ws);
+            eprintln!(
+                "error: no clip named {name:?}{} in {}",
+                path_id
+                    .map(|id| format!(" with path id {id}"))
+                    .unwrap_or_default(),
+                path.display()
+            );
+            let names: Vec<&str> = ws.clips.iter().map(|c| c.name.as_str()).collect();
+            if !names.is_empty() {
+                eprintln!("clips there: {}", names.join(", "));
+            }
+            Err(ExitCode::from(if ws.errors.is_empty() { 2 } else { 1 }))
+        }
+        many => {
+            eprintln!(
+                "error: {} clips are named {name:?}; pick one with --path-id:",
+                many.len()
+            );
+            for c in many {
+                eprintln!(
+                    "  --path-id {}  ({})",
+                    c.at.path_id,
+                    ws.files[c.at.file].location()
+                );
+            }
+            Err(ExitCode::from(2))
+        }
+    }
+}
+
+/// The decoded clip and the wrap mode `--wrap` names (`clip`: the clip's own).
+fn wrap_for<'a>(
+    entry: &'a clipscope::workspace::ClipEntry,
+    wrap: &str,
+) -> Result<(&'a clipscope::ClipData, clipscope::WrapMode), ExitCode> {
+    let clip = entry.data.as_ref().map_err(|e| {
+        eprintln!("error: {e}");
+        ExitCode::from(1)
+    })?;
+    let mode = match wrap {
+        "clip" => clip.wrap_mode(),
+        other => other.parse().map_err(|e| {
+            eprintln!("error: --wrap: {e}");
+            ExitCode::from(2)
+        })?,
+    };
+    Ok((clip, mode))
+}
+
 /// Prints the workspace's warnings and errors to stderr; the exit code is 1 when a file
 /// could not be read.
 fn report_problems(ws: &Workspace) -> ExitCode {
@@ -90,6 +160,7 @@ pub fn run() -> ExitCode {
     match cli.command {
         Some(Command::List(args)) => list::run(&args),
         Some(Command::Sample(args)) => sample::run(&args),
+        Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
         #[cfg(feature = "viewer")]

@@ -3,10 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::WrapMode;
 use clipscope::sample::{frame_times, sample_clip};
 
-use super::{Inputs, report_problems};
+use super::Inputs;
 
 #[derive(clap::Args)]
 pub struct SampleArgs {
@@ -36,66 +35,11 @@ pub struct SampleArgs {
 
 pub fn run(args: &SampleArgs) -> ExitCode {
     let ws = args.inputs.open(std::slice::from_ref(&args.path));
-    let candidates: Vec<_> = ws
-        .clips
-        .iter()
-        .filter(|c| c.name == args.clip && args.path_id.is_none_or(|id| id == c.at.path_id))
-        .collect();
-    let entry = match candidates.as_slice() {
-        [one] => one,
-        [] => {
-            report_problems(&ws);
-            eprintln!(
-                "error: no clip named {:?}{} in {}",
-                args.clip,
-                args.path_id
-                    .map(|id| format!(" with path id {id}"))
-                    .unwrap_or_default(),
-                args.path.display()
-            );
-            let names: Vec<&str> = ws.clips.iter().map(|c| c.name.as_str()).collect();
-            if !names.is_empty() {
-                eprintln!("clips there: {}", names.join(", "));
-            }
-            return if ws.errors.is_empty() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::from(1)
-            };
-        }
-        many => {
-            eprintln!(
-                "error: {} clips are named {:?}; pick one with --path-id:",
-                many.len(),
-                args.clip
-            );
-            for c in many {
-                eprintln!(
-                    "  --path-id {}  ({})",
-                    c.at.path_id,
-                    ws.files[c.at.file].location()
-                );
-            }
-            return ExitCode::from(2);
-        }
-    };
-    let clip = match &entry.data {
-        Ok(clip) => clip,
-        Err(e) => {
-            report_problems(&ws);
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    let wrap = match args.wrap.as_str() {
-        "clip" => clip.wrap_mode(),
-        other => match other.parse::<WrapMode>() {
-            Ok(w) => w,
-            Err(e) => {
-                eprintln!("error: --wrap: {e}");
-                return ExitCode::from(2);
-            }
-        },
+    let (clip, wrap) = match super::find_clip(&ws, &args.clip, args.path_id, &args.path)
+        .and_then(|entry| super::wrap_for(entry, &args.wrap))
+    {
+        Ok(found) => found,
+        Err(code) => return code,
     };
     let times = args.times.clone().unwrap_or_else(|| frame_times(clip));
     let report = sample_clip(clip, &times, wrap);

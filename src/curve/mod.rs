@@ -8,11 +8,13 @@
 
 mod eval;
 mod packed;
+mod rotation;
 mod weighted;
 mod wrap;
 
 pub use eval::{KeyTime, segment_index};
 pub use packed::PackedCurves;
+pub use rotation::euler_quat;
 pub use wrap::{WrapMode, ping_pong, repeat};
 
 /// The default Bezier handle weight of an unweighted key side (a third of the segment).

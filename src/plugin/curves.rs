@@ -37,17 +37,7 @@ pub fn rotation_to_bevy(q: [f32; 4]) -> Quat {
 /// (0 XYZ, 1 XZY, 2 YZX, 3 YXZ, 4 ZXY (default), 5 ZYX; the first letter applies first), in
 /// Unity's space.
 pub fn euler_to_unity_quat(deg: [f32; 3], order: u8) -> Quat {
-    let x = Quat::from_rotation_x(deg[0].to_radians());
-    let y = Quat::from_rotation_y(deg[1].to_radians());
-    let z = Quat::from_rotation_z(deg[2].to_radians());
-    match order {
-        0 => z * y * x,
-        1 => y * z * x,
-        2 => x * z * y,
-        3 => z * x * y,
-        5 => x * y * z,
-        _ => y * x * z,
-    }
+    Quat::from_array(crate::curve::euler_quat(deg, order))
 }
 
 /// One scalar Unity curve as a Bevy curve (float properties: no coordinate change).

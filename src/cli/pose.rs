@@ -1,0 +1,228 @@
+//! `clipscope pose`: every joint of a rig posed by a clip at given times, in Unity's space.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clipscope::check::pick_rig;
+use clipscope::humanoid::{HumanoidRig, JointLocal, PoseOptions};
+use clipscope::pose::{ClipPoser, to_row};
+use clipscope::rig::Skeleton;
+use clipscope::sample::{frame_times, wrapped_time};
+use clipscope::{ClipData, Workspace};
+use serde_json::{Value, json};
+
+use super::{Inputs, report_problems};
+
+#[derive(clap::Args)]
+pub struct PoseArgs {
+    /// Unity files or folders holding the clip and the rig (they may be different files).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Name of the clip.
+    #[arg(long)]
+    clip: String,
+    /// Path id of the clip, when several clips share the name.
+    #[arg(long, allow_negative_numbers = true)]
+    path_id: Option<i64>,
+    /// Name of the rig (an Animator's or Animation's GameObject). Without it: for a humanoid
+    /// clip, a humanoid rig that lists it, else the first humanoid rig; for others, a rig that
+    /// lists the clip, else the one matching most of its paths (as the viewer picks).
+    #[arg(long)]
+    rig: Option<String>,
+    /// Comma-separated times in seconds (default: every frame at the clip's sample rate,
+    /// then the stop time).
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    times: Option<Vec<f64>>,
+    /// Wrap mode applied to each time: once, loop, pingpong, clamp, default, or clip (the
+    /// clip's own).
+    #[arg(long, default_value = "clip")]
+    wrap: String,
+    /// Keep the body over the origin, facing forward (humanoid clips; generic clips keep
+    /// their root's rest transform).
+    #[arg(long)]
+    no_root_motion: bool,
+    /// Print the JSON object instead of a table per time.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+/// One time's pose: every joint's local transform, and its transform in the rig's space.
+type Frame = (Vec<JointLocal>, Vec<JointLocal>);
+
+/// The rig a clip is posed on.
+struct Target<'a> {
+    name: String,
+    skeleton: std::borrow::Cow<'a, Skeleton>,
+    humanoid: Option<&'a HumanoidRig>,
+}
+
+pub fn run(args: &PoseArgs) -> ExitCode {
+    let ws = args.inputs.open(&args.paths);
+    let shown = args.paths.first().cloned().unwrap_or_default();
+    let (entry, clip, wrap) = match super::find_clip(&ws, &args.clip, args.path_id, &shown)
+        .and_then(|entry| super::wrap_for(entry, &args.wrap).map(|(c, w)| (entry, c, w)))
+    {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let mut warnings = Vec::new();
+    let Some(target) = choose(&ws, entry.at, clip, args.rig.as_deref(), &mut warnings) else {
+        eprintln!(
+            "error: no rig named {:?}",
+            args.rig.as_deref().unwrap_or("")
+        );
+        let names: Vec<&str> = ws.rigs.iter().map(|r| r.name.as_str()).collect();
+        if !names.is_empty() {
+            eprintln!("rigs there: {}", names.join(", "));
+        }
+        return ExitCode::from(2);
+    };
+    let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid);
+    if clipscope::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
+        warnings.push(format!(
+            "rig {:?} has no humanoid avatar: the clip's muscles are not applied",
+            target.name
+        ));
+    }
+    let options = PoseOptions {
+        root_motion: !args.no_root_motion,
+    };
+    let times = args.times.clone().unwrap_or_else(|| frame_times(clip));
+    let frames: Vec<Frame> = times
+        .iter()
+        .map(|&t| {
+            let locals = poser.locals(wrapped_time(clip, wrap, t), &options);
+            let world = poser.world(&locals);
+            (locals, world)
+        })
+        .collect();
+    if args.json {
+        let out = to_json(clip, &target, &poser, &times, &frames, &warnings);
+        println!("{}", serde_json::to_string(&out).unwrap_or_default());
+    } else {
+        print_table(clip, &target, &times, &frames);
+        for w in &warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    report_problems(&ws)
+}
+
+/// The rig named `--rig`, else the rig the viewer would pick, else a stand-in built from the
+/// clip's own paths (with a warning).
+fn choose<'a>(
+    ws: &'a Workspace,
+    at: clipscope::workspace::ObjectRef,
+    clip: &ClipData,
+    name: Option<&str>,
+    warnings: &mut Vec<String>,
+) -> Option<Target<'a>> {
+    let rig = match name {
+        Some(n) => Some(ws.rigs.iter().find(|r| r.name == n)?),
+        None => pick_rig(&ws.rigs, at, clip).map(|(i, _)| &ws.rigs[i]),
+    };
+    if let Some(rig) = rig {
+        return Some(Target {
+            name: rig.name.clone(),
+            skeleton: std::borrow::Cow::Borrowed(&rig.skeleton),
+            humanoid: rig.humanoid.as_deref(),
+        });
+    }
+    warnings.push("no rig in the files fits the clip: joints stand in for its bound paths".into());
+    let names = ws
+        .rigs
+        .iter()
+        .flat_map(|r| r.tos.iter().map(|(&h, p)| (h, p.clone())))
+        .collect();
+    Some(Target {
+        name: String::new(),
+        skeleton: std::borrow::Cow::Owned(Skeleton::placeholder(
+            clip.bindings.iter().map(|b| b.path),
+            &names,
+        )),
+        humanoid: None,
+    })
+}
+
+fn to_json(
+    clip: &ClipData,
+    target: &Target<'_>,
+    poser: &ClipPoser<'_>,
+    times: &[f64],
+    frames: &[Frame],
+    warnings: &[String],
+) -> Value {
+    let joints: Vec<Value> = target
+        .skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(j, joint)| {
+            let rows = |pick: fn(&Frame) -> &Vec<JointLocal>| {
+                frames
+                    .iter()
+                    .map(|f| pick(f).get(j).map(to_row).map(finite))
+                    .collect::<Vec<_>>()
+            };
+            json!({
+                "path": joint.path,
+                "human": target.humanoid.and_then(|h| h.joint_bone(j)).map(|b| b.name()),
+                "local": rows(|f| &f.0),
+                "world": rows(|f| &f.1),
+            })
+        })
+        .collect();
+    json!({
+        "clip": clip.name, "rig": target.name, "humanoid": poser.is_humanoid(),
+        "times": times, "joints": joints, "warnings": warnings,
+    })
+}
+
+/// A row with non-finite numbers as JSON nulls.
+fn finite(row: [f32; 10]) -> Vec<Option<f32>> {
+    row.iter().map(|v| v.is_finite().then_some(*v)).collect()
+}
+
+fn print_table(clip: &ClipData, target: &Target<'_>, times: &[f64], frames: &[Frame]) {
+    println!(
+        "{} on {} ({} joints), local transforms (Unity space)",
+        clip.name,
+        if target.name.is_empty() {
+            "(stand-in)"
+        } else {
+            &target.name
+        },
+        target.skeleton.joints.len()
+    );
+    for (t, (locals, _)) in times.iter().zip(frames) {
+        println!("t = {t}");
+        for (j, joint) in target.skeleton.joints.iter().enumerate() {
+            let r = locals.get(j).map(to_row).unwrap_or_default();
+            let human = target
+                .humanoid
+                .and_then(|h| h.joint_bone(j))
+                .map(|b| format!(" [{}]", b.name()))
+                .unwrap_or_default();
+            println!(
+                "  {:<40} t ({:.4}, {:.4}, {:.4})  q ({:.4}, {:.4}, {:.4}, {:.4})  s ({:.3}, {:.3}, {:.3}){human}",
+                if joint.path.is_empty() {
+                    "(root)"
+                } else {
+                    &joint.path
+                },
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                r[7],
+                r[8],
+                r[9]
+            );
+        }
+    }
+}

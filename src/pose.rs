@@ -1,0 +1,164 @@
+//! A rig posed by a clip at a time, in Unity's space: what `clipscope pose` prints.
+//!
+//! Generic clips move joints by their Transform tracks over the rig's rest pose. Humanoid
+//! clips on a humanoid rig are posed from their muscles ([`HumanoidRig::pose`]) and then the
+//! clip's Transform tracks of joints that are not human bones apply as usual (`humanoid.md`
+//! §8: human bones are the muscles' alone).
+
+use crate::clip::{BindingKind, ClipData};
+use crate::curve::euler_quat;
+use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
+use crate::rig::Skeleton;
+
+/// What a Transform track sets.
+#[derive(Clone, Copy, Debug)]
+enum Channel {
+    Position,
+    Rotation,
+    Scale,
+    Euler(u8),
+}
+
+/// A Transform track bound to a joint.
+#[derive(Clone, Debug)]
+struct BoundTrack {
+    joint: usize,
+    channel: Channel,
+    /// The clip's curve indices, in component order.
+    curves: Vec<usize>,
+}
+
+/// A clip bound to a rig, ready to pose it at any clip time.
+pub struct ClipPoser<'a> {
+    clip: &'a ClipData,
+    skeleton: &'a Skeleton,
+    /// The rig's avatar, when the clip is humanoid and the rig can pose it.
+    humanoid: Option<(&'a HumanoidRig, ClipMuscles)>,
+    tracks: Vec<BoundTrack>,
+}
+
+impl<'a> ClipPoser<'a> {
+    /// Binds `clip` to `skeleton` (tracks to joints by path hash); `humanoid` is the rig's
+    /// avatar, used when the clip has muscle curves.
+    pub fn new(
+        clip: &'a ClipData,
+        skeleton: &'a Skeleton,
+        humanoid: Option<&'a HumanoidRig>,
+    ) -> ClipPoser<'a> {
+        let muscles = ClipMuscles::new(clip);
+        let humanoid = humanoid
+            .filter(|_| muscles.is_humanoid())
+            .map(|rig| (rig, muscles));
+        let human_joint = |joint: usize| {
+            humanoid
+                .as_ref()
+                .is_some_and(|(rig, _)| rig.joint_bone(joint).is_some())
+        };
+        let tracks = clip
+            .tracks
+            .iter()
+            .filter_map(|track| {
+                let binding = clip.bindings.get(track.binding)?;
+                let channel = match binding.kind() {
+                    BindingKind::Position => Channel::Position,
+                    BindingKind::Rotation => Channel::Rotation,
+                    BindingKind::Scale => Channel::Scale,
+                    BindingKind::Euler { order } => Channel::Euler(order),
+                    _ => return None,
+                };
+                let joint = skeleton.joint_by_hash(binding.path)?;
+                (!human_joint(joint)).then(|| BoundTrack {
+                    joint,
+                    channel,
+                    curves: track.curves.clone(),
+                })
+            })
+            .collect();
+        ClipPoser {
+            clip,
+            skeleton,
+            humanoid,
+            tracks,
+        }
+    }
+
+    /// True when the clip is posed from its muscles.
+    pub fn is_humanoid(&self) -> bool {
+        self.humanoid.is_some()
+    }
+
+    /// Every joint's local transform at clip time `t` (already mapped by the wrap mode).
+    pub fn locals(&self, t: f32, options: &PoseOptions) -> Vec<JointLocal> {
+        let mut out: Vec<JointLocal> = self.skeleton.joints.iter().map(JointLocal::rest).collect();
+        if let Some((rig, muscles)) = &self.humanoid {
+            let mut pose = HumanPose::default();
+            muscles.sample(self.clip, t, &mut pose);
+            rig.pose(&pose, options, &mut out);
+        }
+        for track in &self.tracks {
+            let v = |i: usize| {
+                track
+                    .curves
+                    .get(i)
+                    .and_then(|&c| self.clip.sample_curve(c, t))
+                    .unwrap_or(0.0)
+            };
+            let Some(local) = out.get_mut(track.joint) else {
+                continue;
+            };
+            match track.channel {
+                Channel::Position => local.t = [v(0), v(1), v(2)],
+                Channel::Scale => local.s = [v(0), v(1), v(2)],
+                Channel::Rotation => local.q = normalized([v(0), v(1), v(2), v(3)]),
+                Channel::Euler(order) => local.q = euler_quat([v(0), v(1), v(2)], order),
+            }
+        }
+        out
+    }
+
+    /// Every joint's transform relative to the rig's root (the root itself is the identity).
+    pub fn world(&self, locals: &[JointLocal]) -> Vec<JointLocal> {
+        world(self.skeleton, locals)
+    }
+}
+
+/// Transforms relative to the rig's root from local ones (the root is the identity; a joint
+/// whose parent does not come before it is placed under the root).
+pub fn world(skeleton: &Skeleton, locals: &[JointLocal]) -> Vec<JointLocal> {
+    let mut out: Vec<JointLocal> = Vec::with_capacity(locals.len());
+    for (j, local) in locals.iter().enumerate() {
+        let parent = skeleton
+            .joints
+            .get(j)
+            .and_then(|joint| joint.parent)
+            .filter(|&p| p < j)
+            .and_then(|p| out.get(p));
+        out.push(match parent {
+            Some(parent) => JointLocal::from_trs(&parent.to_trs().then(&local.to_trs())),
+            None => JointLocal::IDENTITY,
+        });
+    }
+    out
+}
+
+/// A quaternion scaled to unit length (the identity when it has none).
+fn normalized(q: [f32; 4]) -> [f32; 4] {
+    let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+    if len > 0.0 && len.is_finite() {
+        q.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// The ten numbers `pose` prints for a transform: translation, rotation (unit, w ≥ 0),
+/// scale.
+pub fn to_row(x: &JointLocal) -> [f32; 10] {
+    let mut q = normalized(x.q);
+    if q[3] < 0.0 {
+        q = q.map(|c| -c);
+    }
+    [
+        x.t[0], x.t[1], x.t[2], q[0], q[1], q[2], q[3], x.s[0], x.s[1], x.s[2],
+    ]
+}
