@@ -14,17 +14,19 @@
 //!
 //! Needs `../shared/data`.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use clipscope::authoring::unityfs::{ArchiveEntry, ArchiveLayout, write_archive};
 use clipscope::container::bundle::BlocksInfo;
 use clipscope::container::codec::{self, Codec};
 use clipscope::container::{self as containers};
 use clipscope::{OpenOptions, Workspace};
+use common::{data, median};
 
 /// The system allocator, counting the bytes in use and their peak.
 struct Counting;
@@ -58,31 +60,11 @@ const BUNDLES: [&str; 4] = [
     "binary/lessscarymannequins/copy.bundle",
 ];
 
-fn data(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    p.exists().then_some(p)
-}
-
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("clipscope-bench-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// Median wall time of `runs` calls of `f`.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    times[runs / 2]
 }
 
 /// Runs `clipscope list --json` on `path`, optionally pinned to one core.

@@ -5,8 +5,8 @@
 //!
 //! Needs `../shared/data`.
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+mod common;
+
 
 use clipscope::container;
 use clipscope::mesh;
@@ -14,32 +14,13 @@ use clipscope::resource::MemoryStreams;
 use clipscope::serialized::SerializedFile;
 use clipscope::texture;
 use clipscope::unity::class;
+use common::{data, median};
 
 const FILES: [&str; 3] = [
     "binary/wetboys_plateupemotesapi/morbman",
     "binary/lessscarymannequins/copy.bundle",
     "binary/duckhunted/WebPlayer.unity3d",
 ];
-
-fn data(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/data")
-        .join(rel);
-    p.exists().then_some(p)
-}
-
-/// Median of `runs` timings of `f`.
-fn median(runs: usize, mut f: impl FnMut()) -> Duration {
-    let mut times: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let start = Instant::now();
-            f();
-            start.elapsed()
-        })
-        .collect();
-    times.sort_unstable();
-    times[runs / 2]
-}
 
 /// Decodes every mesh and texture (mip 0 to RGBA8) of the opened container; returns how many.
 fn decode_all(opened: &container::Opened) -> (usize, usize) {

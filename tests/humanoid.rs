@@ -484,10 +484,7 @@ fn unmapped_muscles_are_reported_and_ignored() {
 
 /// morbman's Avatar as stored, to break.
 fn raw_morbman() -> Option<AvatarObject> {
-    let path = data("binary/wetboys_plateupemotesapi/morbman")?;
-    let opened = clipscope::container::open(std::fs::read(path).unwrap()).unwrap();
-    let file =
-        clipscope::serialized::SerializedFile::parse(opened.files[0].bytes.clone(), None).unwrap();
+    let file = common::serialized_files("binary/wetboys_plateupemotesapi/morbman")?.remove(0);
     let info = file.objects.iter().find(|o| o.class_id == 90).unwrap();
     Some(file.read(info).expect("reads"))
 }

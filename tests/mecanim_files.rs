@@ -207,9 +207,10 @@ fn decoded_curves_take_at_most_twice_the_stored_key_data() {
         return;
     };
     let ws = open(std::slice::from_ref(&path));
-    let opened = clipscope::container::open(std::fs::read(&path).unwrap()).unwrap();
     let file =
-        clipscope::serialized::SerializedFile::parse(opened.files[0].bytes.clone(), None).unwrap();
+        common::serialized_files("binary/wetboys_plateupemotesapi/moisture_animationreplacements")
+            .unwrap()
+            .remove(0);
     let mut checked = 0;
     for entry in &ws.clips {
         let info = file.object(entry.at.path_id).unwrap();

@@ -4,26 +4,12 @@
 
 mod common;
 
-use clipscope::container;
 use clipscope::hash::path_hash;
 use clipscope::mesh::{self, Aabb, MeshData, matrix, renderer};
 use clipscope::resource::NoStreams;
 use clipscope::rig::Hierarchy;
 use clipscope::serialized::SerializedFile;
 use clipscope::unity::class;
-
-/// The serialized files of a shared data file, or `None` (with a printed reason) without it.
-fn files(rel: &str) -> Option<Vec<SerializedFile>> {
-    let path = common::data(rel)?;
-    let opened = container::open(std::fs::read(path).expect("readable")).expect("a Unity file");
-    Some(
-        opened
-            .files
-            .into_iter()
-            .map(|f| SerializedFile::parse(f.bytes, opened.unity_revision.as_deref()).unwrap())
-            .collect(),
-    )
-}
 
 /// Every mesh of a file, decoded.
 fn meshes(file: &SerializedFile) -> Vec<(i64, MeshData)> {
@@ -89,7 +75,7 @@ fn skinned_character(file: &SerializedFile) -> (renderer::SkinnedRenderer, MeshD
 
 #[test]
 fn copy_bundle_body_decodes_to_its_stored_facts() {
-    let Some(files) = files("binary/lessscarymannequins/copy.bundle") else {
+    let Some(files) = common::serialized_files("binary/lessscarymannequins/copy.bundle") else {
         return;
     };
     let (smr, body, h) = skinned_character(&files[0]);
@@ -147,7 +133,7 @@ fn copy_bundle_body_decodes_to_its_stored_facts() {
 
 #[test]
 fn copy_bundle_rig_in_bind_pose_skins_every_vertex_onto_the_unskinned_mesh() {
-    let Some(files) = files("binary/lessscarymannequins/copy.bundle") else {
+    let Some(files) = common::serialized_files("binary/lessscarymannequins/copy.bundle") else {
         return;
     };
     let (smr, body, h) = skinned_character(&files[0]);
@@ -197,7 +183,7 @@ fn renderer_bounds_are_the_bone_boxes_placed_at_the_bind_pose() {
         "binary/lessscarymannequins/copy.bundle",
         "binary/wetboys_plateupemotesapi/morbman",
     ] {
-        let Some(files) = files(rel) else {
+        let Some(files) = common::serialized_files(rel) else {
             return;
         };
         let (smr, body, _) = skinned_character(&files[0]);
@@ -224,7 +210,7 @@ fn every_vertex_lies_in_the_boxes_of_the_bones_it_follows() {
         "binary/lessscarymannequins/copy.bundle",
         "binary/wetboys_plateupemotesapi/morbman",
     ] {
-        let Some(files) = files(rel) else {
+        let Some(files) = common::serialized_files(rel) else {
             return;
         };
         let (_, body, _) = skinned_character(&files[0]);
@@ -246,7 +232,7 @@ fn every_vertex_lies_in_the_boxes_of_the_bones_it_follows() {
 
 #[test]
 fn morbman_posed_rig_skins_inside_its_posed_bone_boxes() {
-    let Some(files) = files("binary/wetboys_plateupemotesapi/morbman") else {
+    let Some(files) = common::serialized_files("binary/wetboys_plateupemotesapi/morbman") else {
         return;
     };
     let (smr, body, h) = skinned_character(&files[0]);
@@ -294,7 +280,7 @@ fn morbman_posed_rig_skins_inside_its_posed_bone_boxes() {
 
 #[test]
 fn web_player_rigid_meshes_match_their_stored_bounds_and_strip_counts() {
-    let Some(files) = files("binary/duckhunted/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/duckhunted/WebPlayer.unity3d") else {
         return;
     };
     let shared = &files[0];
@@ -326,7 +312,7 @@ fn web_player_rigid_meshes_match_their_stored_bounds_and_strip_counts() {
 
 #[test]
 fn web_player_mesh_renderers_find_their_meshes_and_built_ins() {
-    let Some(files) = files("binary/duckhunted/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/duckhunted/WebPlayer.unity3d") else {
         return;
     };
     let main = &files[1];
@@ -356,7 +342,7 @@ fn web_player_mesh_renderers_find_their_meshes_and_built_ins() {
 
 #[test]
 fn reset_animator_mesh_filters_use_built_in_plane_and_cube() {
-    let Some(files) = files("binary/resetanimator/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/resetanimator/WebPlayer.unity3d") else {
         return;
     };
     let main = files.last().unwrap();

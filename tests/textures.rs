@@ -6,7 +6,6 @@
 mod common;
 mod unity_writer;
 
-use clipscope::container;
 use clipscope::material;
 use clipscope::mesh::renderer;
 use clipscope::resource::{MemoryStreams, NoStreams, ResourceError};
@@ -15,18 +14,6 @@ use clipscope::texture::{self, RgbaImage, TextureData, TextureError};
 use clipscope::unity::class;
 use serde_json::{Value, json};
 use unity_writer::{Object, serialized_file};
-
-fn files(rel: &str) -> Option<Vec<SerializedFile>> {
-    let path = common::data(rel)?;
-    let opened = container::open(std::fs::read(path).expect("readable")).expect("a Unity file");
-    Some(
-        opened
-            .files
-            .into_iter()
-            .map(|f| SerializedFile::parse(f.bytes, opened.unity_revision.as_deref()).unwrap())
-            .collect(),
-    )
-}
 
 fn textures(file: &SerializedFile) -> Vec<(i64, TextureData)> {
     file.objects
@@ -51,7 +38,7 @@ fn materials(file: &SerializedFile) -> Vec<material::MaterialData> {
 
 #[test]
 fn web_player_textures_hold_exactly_their_mip_chains_and_decode() {
-    let Some(files) = files("binary/duckhunted/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/duckhunted/WebPlayer.unity3d") else {
         return;
     };
     let all = textures(&files[0]);
@@ -92,7 +79,7 @@ fn web_player_textures_hold_exactly_their_mip_chains_and_decode() {
 
 #[test]
 fn web_player_materials_name_their_textures() {
-    let Some(files) = files("binary/duckhunted/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/duckhunted/WebPlayer.unity3d") else {
         return;
     };
     let shared = &files[0];
@@ -127,7 +114,7 @@ fn web_player_materials_name_their_textures() {
 
 #[test]
 fn reset_animator_floor_is_a_tiled_dxt1_texture() {
-    let Some(files) = files("binary/resetanimator/WebPlayer.unity3d") else {
+    let Some(files) = common::serialized_files("binary/resetanimator/WebPlayer.unity3d") else {
         return;
     };
     let [(id, floor)] = textures(&files[0]).try_into().unwrap();
@@ -150,7 +137,8 @@ fn reset_animator_floor_is_a_tiled_dxt1_texture() {
 
 #[test]
 fn player_texture_in_a_missing_ress_keeps_its_facts_and_fails_to_decode() {
-    let Some(files) = files("binary/day65platformer2d/sharedassets0.assets") else {
+    let Some(files) = common::serialized_files("binary/day65platformer2d/sharedassets0.assets")
+    else {
         return;
     };
     let file = &files[0];
@@ -190,14 +178,14 @@ fn player_texture_in_a_missing_ress_keeps_its_facts_and_fails_to_decode() {
 
 #[test]
 fn skinned_characters_materials_have_colours_but_no_known_texture() {
-    let Some(copy) = files("binary/lessscarymannequins/copy.bundle") else {
+    let Some(copy) = common::serialized_files("binary/lessscarymannequins/copy.bundle") else {
         return;
     };
     for m in materials(&copy[0]) {
         assert_eq!(m.main_texture, None, "{}", m.name);
         assert!(m.color.is_some(), "{}", m.name);
     }
-    let Some(morbman) = files("binary/wetboys_plateupemotesapi/morbman") else {
+    let Some(morbman) = common::serialized_files("binary/wetboys_plateupemotesapi/morbman") else {
         return;
     };
     let [player] = materials(&morbman[0]).try_into().unwrap();

@@ -67,3 +67,24 @@ pub fn clipscope(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The serialized files of a shared data file (a bundle's, a web container's, or the file
+/// itself), parsed, or `None` (with a printed reason) when the shared data is missing.
+pub fn serialized_files(rel: &str) -> Option<Vec<clipscope::serialized::SerializedFile>> {
+    let path = data(rel)?;
+    let opened =
+        clipscope::container::open(std::fs::read(path).expect("readable")).expect("a Unity file");
+    Some(
+        opened
+            .files
+            .into_iter()
+            .map(|f| {
+                clipscope::serialized::SerializedFile::parse(
+                    f.bytes,
+                    opened.unity_revision.as_deref(),
+                )
+                .expect("the serialized file parses")
+            })
+            .collect(),
+    )
+}
