@@ -7,7 +7,6 @@
 
 mod common;
 
-
 use clipscope::container;
 use clipscope::mesh;
 use clipscope::resource::MemoryStreams;

@@ -9,6 +9,9 @@
 
 mod extract;
 mod merge;
+mod objects;
+mod renderers;
+mod resolve;
 mod scene;
 
 use std::collections::BTreeMap;
