@@ -14,6 +14,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::clip::{TrackCurve, target_id};
+use super::humanoid::HumanoidCurves;
 use super::playback::UnityPlayback;
 use super::properties::UnityProperties;
 use super::rig::{RigJoint, RigRoot, rest_transform, world_positions};
@@ -32,6 +33,9 @@ pub struct DirectClip {
     pub tracks: Arc<HashMap<u32, Arc<[TrackCurve]>>>,
     /// Tracks left out because the clip lacks some of their curves.
     pub skipped: usize,
+    /// The clip's humanoid curves (empty for a generic clip), for rigs with a humanoid
+    /// avatar.
+    pub humanoid: HumanoidCurves,
 }
 
 impl DirectClip {
@@ -52,6 +56,7 @@ impl DirectClip {
         }
         let tracks = by_path.into_iter().map(|(k, v)| (k, v.into())).collect();
         DirectClip {
+            humanoid: HumanoidCurves::of(&clip),
             clip,
             tracks: Arc::new(tracks),
             skipped,
