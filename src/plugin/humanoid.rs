@@ -123,6 +123,8 @@ pub struct HumanoidState {
     /// The clip's humanoid values this frame.
     pub pose: HumanPose,
     slots: HumanoidCurves,
+    /// The skeleton joints of the human bones: the joints posing moves.
+    bones: Vec<usize>,
     locals: Vec<JointLocal>,
     /// The posed local transforms, in Bevy's space, by skeleton index.
     transforms: Vec<Transform>,
@@ -174,8 +176,9 @@ type RigParts = (
 
 /// (Re)binds rigs whose [`UnityHumanoid`] or [`HumanoidCurves`] was inserted, changed or
 /// removed: a rig with both (and matching joint counts) gets a fresh [`HumanoidState`] and a
-/// [`HumanoidJoint`] on every joint it writes (all but the root, except joints outside the
-/// human skeleton that the clip animates with Transform tracks); any other rig loses both.
+/// [`HumanoidJoint`] on each human bone's joint; its other joints but the root take their
+/// fixed transform (the avatar's T-pose, or their rest pose) once, except those the clip
+/// animates with Transform tracks. Any other rig loses both components.
 pub fn bind_humanoids(
     mut commands: Commands,
     changed: Query<
@@ -223,24 +226,36 @@ fn bind(
     curves: &HumanoidCurves,
     joints: &Query<&RigJoint>,
 ) {
+    let rig = &humanoid.rig;
     let n = rig_root.joints.len();
-    commands.entity(root).try_insert(HumanoidState {
-        pose: HumanPose::default(),
-        slots: curves.clone(),
-        locals: vec![JointLocal::IDENTITY; n],
-        transforms: vec![Transform::IDENTITY; n],
-    });
+    // Only the human bones move with the pose (`HumanoidRig::pose`): every other joint
+    // takes the avatar's T-pose or its rest transform, set here once.
+    let pose = HumanPose::default();
+    let mut locals = vec![JointLocal::IDENTITY; n];
+    rig.pose(&pose, &humanoid.options, &mut locals);
+    let transforms: Vec<Transform> = locals.iter().map(joint_to_bevy).collect();
+    let bones: Vec<usize> = (1..n).filter(|&j| rig.joint_bone(j).is_some()).collect();
     for (index, &joint) in rig_root.joints.iter().enumerate().skip(1) {
         let generic = joints
             .get(joint)
             .is_ok_and(|j| curves.transform_paths.binary_search(&j.path_hash).is_ok());
         let mut entity = commands.entity(joint);
-        if generic && humanoid.rig.joint_bone(index).is_none() {
-            entity.try_remove::<HumanoidJoint>();
-        } else {
+        if bones.binary_search(&index).is_ok() {
             entity.try_insert(HumanoidJoint { rig: root, index });
+        } else {
+            entity.try_remove::<HumanoidJoint>();
+            if !generic && let Some(&fixed) = transforms.get(index) {
+                entity.try_insert(fixed);
+            }
         }
     }
+    commands.entity(root).try_insert(HumanoidState {
+        pose,
+        slots: curves.clone(),
+        bones,
+        locals,
+        transforms,
+    });
 }
 
 fn unbind(commands: &mut Commands, root: Entity, rig_root: &RigRoot) {
@@ -264,8 +279,11 @@ pub fn pose_humanoids(
             humanoid
                 .rig
                 .pose(&state.pose, &humanoid.options, &mut state.locals);
-            for (out, local) in state.transforms.iter_mut().zip(&state.locals) {
-                *out = joint_to_bevy(local);
+            for &j in &state.bones {
+                if let (Some(out), Some(local)) = (state.transforms.get_mut(j), state.locals.get(j))
+                {
+                    *out = joint_to_bevy(local);
+                }
             }
         });
     joints.par_iter_mut().for_each(|(joint, mut transform)| {
