@@ -27,7 +27,7 @@ use bevy::transform::TransformSystems;
 
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
 pub use clip::{TrackCurve, bevy_clip, target_id};
-pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, bind_direct_clips};
+pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bind_direct_clips};
 pub use humanoid::{
     HumanoidCurves, HumanoidJoint, HumanoidState, UnityHumanoid, bind_humanoids,
     humanoid_posed_positions, joint_to_bevy, pose_humanoids, spawn_unity_rig,
