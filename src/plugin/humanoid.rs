@@ -167,6 +167,12 @@ pub fn spawn_unity_rig(commands: &mut Commands, rig: &UnityRig) -> Entity {
     root
 }
 
+/// Rig roots whose avatar or humanoid curves were inserted or changed.
+type RebindFilter = (
+    With<RigRoot>,
+    Or<(Changed<UnityHumanoid>, Changed<HumanoidCurves>)>,
+);
+
 /// What a rig root has for humanoid posing.
 type RigParts = (
     &'static RigRoot,
@@ -181,13 +187,7 @@ type RigParts = (
 /// animates with Transform tracks. Any other rig loses both components.
 pub fn bind_humanoids(
     mut commands: Commands,
-    changed: Query<
-        Entity,
-        (
-            With<RigRoot>,
-            Or<(Changed<UnityHumanoid>, Changed<HumanoidCurves>)>,
-        ),
-    >,
+    changed: Query<Entity, RebindFilter>,
     mut removed_rigs: RemovedComponents<UnityHumanoid>,
     mut removed_curves: RemovedComponents<HumanoidCurves>,
     rigs: Query<RigParts>,
