@@ -4,6 +4,11 @@
 //! (`play_clip`), and Bevy's own glTF cubic curves on the same keys through the same player.
 //! Prints frames per second for each and the per-frame cost ratios.
 //! `-- --sampling` times one track's sampling alone, ours against Bevy's glTF curves.
+//! `-- --humanoid`: 200 humanoid rigs against generic rigs of the same joints (see
+//! `rigs/humanoid.rs`).
+
+#[path = "rigs/humanoid.rs"]
+mod humanoid;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -274,6 +279,10 @@ fn sampling_only() {
 fn main() {
     if std::env::args().any(|a| a == "--sampling") {
         sampling_only();
+        return;
+    }
+    if std::env::args().any(|a| a == "--humanoid") {
+        humanoid::main();
         return;
     }
     if std::env::args().any(|a| a == "--list") {

@@ -5,7 +5,9 @@
 
 use bevy::animation::graph::AnimationGraph;
 use bevy::prelude::*;
-use clipscope::plugin::{ClipscopePlugin, RigJoint, UnityFile, UnityRig, play_clip, spawn_rig};
+use clipscope::plugin::{
+    ClipscopePlugin, RigJoint, UnityFile, UnityRig, play_clip, spawn_unity_rig,
+};
 
 #[derive(Resource)]
 struct Wanted(Handle<UnityFile>, String);
@@ -55,7 +57,8 @@ fn start_when_loaded(
         return;
     };
     let Some(rig) = rigs.get(rig) else { return };
-    let root = spawn_rig(&mut commands, &rig.skeleton);
+    // With its humanoid avatar, where it has one: humanoid clips then pose it.
+    let root = spawn_unity_rig(&mut commands, rig);
     play_clip(&mut commands, &mut graphs, root, clip);
     commands.remove_resource::<Wanted>();
 }

@@ -1,6 +1,7 @@
 //! Headless Bevy: real clips from ../shared/data played on their real rigs through clipscope's
 //! plugin and Bevy's `AnimationPlayer`, with joint transforms compared against the decoded
-//! curves sampled directly (after the coordinate mirror), for every wrap mode.
+//! curves sampled directly (after the coordinate mirror), for every wrap mode; humanoid clips
+//! on the humanoid rig against the rig posed directly (`humanoid` module).
 #![cfg(feature = "bevy")]
 
 mod common;
@@ -17,6 +18,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
 use clipscope::clip::{BindingKind, ClipData};
+use clipscope::humanoid::HumanoidRig;
 use clipscope::plugin::curves::{euler_to_unity_quat, position_to_bevy, rotation_to_bevy};
 use clipscope::plugin::*;
 use clipscope::rig::Skeleton;
@@ -55,6 +57,18 @@ fn setup(app: &mut App, skeleton: &Skeleton, clip: &ClipData) -> Entity {
 
 /// Spawns `skeleton`, plays `clip` on it by `route` and returns the root.
 fn setup_on(app: &mut App, skeleton: &Skeleton, clip: &ClipData, route: Route) -> Entity {
+    setup_with(app, skeleton, clip, route, None)
+}
+
+/// Spawns `skeleton` (with its humanoid avatar, if given), plays `clip` on it by `route` and
+/// returns the root.
+fn setup_with(
+    app: &mut App,
+    skeleton: &Skeleton,
+    clip: &ClipData,
+    route: Route,
+    humanoid: Option<Arc<HumanoidRig>>,
+) -> Entity {
     let (bevy_clip, skipped) = bevy_clip(clip);
     assert_eq!(skipped, 0);
     let handle = app
@@ -71,7 +85,11 @@ fn setup_on(app: &mut App, skeleton: &Skeleton, clip: &ClipData, route: Route) -
     let world = app.world_mut();
     let root = {
         let mut commands = world.commands();
-        spawn_rig(&mut commands, skeleton)
+        let root = spawn_rig(&mut commands, skeleton);
+        if let Some(rig) = humanoid {
+            commands.entity(root).insert(UnityHumanoid::new(rig));
+        }
+        root
     };
     world.flush();
     world.resource_scope(|world, mut graphs: Mut<Assets<AnimationGraph>>| {
@@ -586,3 +604,6 @@ fn posed_positions_follow_the_clip_over_the_rest_pose() {
     );
     assert!(a.distance(b) > 0.5, "{a} {b}");
 }
+
+#[path = "bevy_playback/humanoid.rs"]
+mod humanoid;

@@ -1,5 +1,6 @@
 //! The viewer renders a real clip offscreen under Xvfb with software Vulkan, and the image
-//! shows the skeleton: joint-coloured pixels where the joints project.
+//! shows the skeleton: joint-coloured pixels where the joints project; a humanoid clip on the
+//! humanoid rig puts every joint where the rig posed directly puts it.
 #![cfg(feature = "viewer")]
 
 mod common;
@@ -7,6 +8,8 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+use bevy::math::Vec3;
 
 /// True when `program` runs.
 fn available(program: &str, arg: &str) -> bool {
@@ -32,16 +35,55 @@ fn is_joint_colour(p: &[u8]) -> bool {
     p[0] > 170 && p[1] > 120 && p[2] < 120
 }
 
-#[test]
-fn screenshot_shows_the_skeleton_where_the_joints_project() {
-    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
-        return;
-    };
+/// A screenshot of the viewer and the joints it projected.
+struct Shot {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+    /// Each joint's name, pixel position and world position.
+    joints: Vec<serde_json::Value>,
+}
+
+impl Shot {
+    fn pixel(&self, x: i64, y: i64) -> &[u8] {
+        let (w, h) = (self.width as i64, self.height as i64);
+        let i = ((y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) * 3) as usize;
+        &self.rgb[i..i + 3]
+    }
+
+    /// The projected joints that fall in the 3D view between the panels.
+    fn visible(&self) -> Vec<(i64, i64)> {
+        self.joints
+            .iter()
+            .map(|j| {
+                (
+                    j["x"].as_f64().unwrap() as i64,
+                    j["y"].as_f64().unwrap() as i64,
+                )
+            })
+            .filter(|&(x, y)| (300..960).contains(&x) && (60..520).contains(&y))
+            .collect()
+    }
+
+    /// How many of `points` have joint-coloured pixels within 4 pixels.
+    fn hits(&self, points: &[(i64, i64)]) -> usize {
+        points
+            .iter()
+            .filter(|&&(x, y)| {
+                (-4..=4).any(|dy| (-4..=4).any(|dx| is_joint_colour(self.pixel(x + dx, y + dy))))
+            })
+            .count()
+    }
+}
+
+/// Runs `clipscope view ARGS --screenshot` under Xvfb; `None` (with the reason printed) when
+/// Xvfb is missing.
+fn shoot(name: &str, args: &[&std::ffi::OsStr]) -> Option<Shot> {
     if !available("xvfb-run", "--help") {
         eprintln!("SKIP: xvfb-run is missing (.ci/run installs xvfb and mesa-vulkan-drivers)");
-        return;
+        return None;
     }
-    let dir = std::env::temp_dir().join(format!("clipscope-shot-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("clipscope-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let png_path = dir.join("shot.png");
     let runtime = dir.join("xdg");
@@ -51,8 +93,8 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_clipscope"))
         .arg("view")
-        .arg(&bundle)
-        .args(["--clip", "TestClip", "--at", "0.5", "--screenshot"])
+        .args(args)
+        .arg("--screenshot")
         .arg(&png_path)
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("WGPU_BACKEND", "vulkan")
@@ -74,41 +116,101 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
     let sidecar: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("shot.png.joints.json")).unwrap())
             .unwrap();
-    let joints = sidecar["joints"].as_array().unwrap();
-    assert_eq!(joints.len(), 29);
-    // Only joints in the 3D view between the panels can be seen.
-    let visible: Vec<(i64, i64)> = joints
-        .iter()
-        .map(|j| {
-            (
-                j["x"].as_f64().unwrap() as i64,
-                j["y"].as_f64().unwrap() as i64,
-            )
-        })
-        .filter(|&(x, y)| (300..960).contains(&x) && (60..520).contains(&y))
-        .collect();
+    let joints = sidecar["joints"].as_array().unwrap().clone();
+    std::fs::remove_dir_all(&dir).ok();
+    Some(Shot {
+        width,
+        height,
+        rgb,
+        joints,
+    })
+}
+
+/// Most projected joints in the 3D view show the joint colour, and the image is not flat.
+fn assert_joints_drawn(shot: &Shot, at_least: usize) {
+    let visible = shot.visible();
     assert!(
-        visible.len() >= 10,
-        "only {} joints fall in the 3D view: {joints:?}",
-        visible.len()
+        visible.len() >= at_least,
+        "only {} joints fall in the 3D view: {:?}",
+        visible.len(),
+        shot.joints
     );
-    let pixel = |x: i64, y: i64| {
-        let i = ((y.clamp(0, height as i64 - 1) * width as i64 + x.clamp(0, width as i64 - 1)) * 3)
-            as usize;
-        &rgb[i..i + 3]
-    };
-    let hits = visible
-        .iter()
-        .filter(|&&(x, y)| {
-            (-4..=4).any(|dy| (-4..=4).any(|dx| is_joint_colour(pixel(x + dx, y + dy))))
-        })
-        .count();
+    let hits = shot.hits(&visible);
     assert!(
         hits * 10 >= visible.len() * 8,
         "joint colour found at {hits} of {} projected joints",
         visible.len()
     );
     // And the background is not joint-coloured: the image is not one flat colour.
-    assert!(!is_joint_colour(pixel(640, 790)) || !is_joint_colour(pixel(5, 5)));
-    std::fs::remove_dir_all(&dir).ok();
+    assert!(!is_joint_colour(shot.pixel(640, 790)) || !is_joint_colour(shot.pixel(5, 5)));
+}
+
+#[test]
+fn screenshot_shows_the_skeleton_where_the_joints_project() {
+    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
+        return;
+    };
+    let args = ["--clip", "TestClip", "--at", "0.5"].map(std::ffi::OsStr::new);
+    let mut all = vec![bundle.as_os_str()];
+    all.extend(args);
+    let Some(shot) = shoot("shot", &all) else {
+        return;
+    };
+    assert_eq!(shot.joints.len(), 29);
+    assert_joints_drawn(&shot, 10);
+}
+
+#[test]
+fn humanoid_clip_renders_on_morbman_where_the_pose_projects() {
+    use clipscope::humanoid::PoseOptions;
+    use clipscope::plugin::{humanoid_posed_positions, rest_transform, world_positions};
+    let (Some(morbman), Some(emotes)) = (
+        common::data("binary/wetboys_plateupemotesapi/morbman"),
+        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
+    ) else {
+        return;
+    };
+    // Default Dance at 1 s, on the rig the viewer picks: morbman, the only humanoid rig.
+    let ws = common::open(&[morbman.clone(), emotes.clone()]);
+    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
+    let clip = common::clip(&ws, "Default Dance");
+    let t = 1.0;
+    let humanoid = rig.humanoid.as_ref().unwrap();
+    let want = humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default());
+    let args = ["--clip", "Default Dance", "--at", "1.0"].map(std::ffi::OsStr::new);
+    let mut all = vec![morbman.as_os_str(), emotes.as_os_str()];
+    all.extend(args);
+    let Some(shot) = shoot("humanoid", &all) else {
+        return;
+    };
+    assert_eq!(shot.joints.len(), rig.skeleton.joints.len());
+    // Every joint stands where the rig posed at 1 s puts it (not its rest pose).
+    let rest = world_positions(&rig.skeleton, rest_transform);
+    let mut moved = 0;
+    for joint in &shot.joints {
+        let name = joint["name"].as_str().unwrap();
+        let index = rig
+            .skeleton
+            .joints
+            .iter()
+            .position(|j| j.name == name)
+            .unwrap_or_else(|| panic!("joint {name} is not morbman's"));
+        let world: Vec<f32> = joint["world"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        let at = Vec3::from_slice(&world);
+        assert!(
+            at.distance(want[index]) < 1e-3,
+            "{name}: drawn at {at}, posed at {}",
+            want[index]
+        );
+        if at.distance(rest[index]) > 0.02 {
+            moved += 1;
+        }
+    }
+    assert!(moved >= 10, "only {moved} joints left their rest pose");
+    assert_joints_drawn(&shot, 15);
 }

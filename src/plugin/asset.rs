@@ -12,6 +12,7 @@ use bevy::prelude::*;
 
 use super::direct::DirectClip;
 use crate::clip::ClipData;
+use crate::humanoid::HumanoidRig;
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{OpenOptions, Workspace};
 
@@ -70,6 +71,9 @@ pub struct UnityRig {
     pub names: BTreeMap<u32, String>,
     /// Labels of the clips the rig's controller or Animation component lists.
     pub clips: Vec<String>,
+    /// The Animator's Avatar bound to the skeleton, when it is humanoid: what poses humanoid
+    /// clips on the rig (see [`super::spawn_unity_rig`]).
+    pub humanoid: Option<Arc<HumanoidRig>>,
 }
 
 /// Everything clipscope read from one Unity file.
@@ -191,6 +195,7 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
                 .iter()
                 .filter_map(|r| labels.get(r).cloned())
                 .collect(),
+            humanoid: rig.humanoid.clone(),
         };
         let handle = cx.add_labeled_asset(label.clone(), asset);
         file.rigs.push((label, handle));

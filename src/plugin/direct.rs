@@ -11,9 +11,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use bevy::math::curve::Curve as _;
 use bevy::prelude::*;
 
 use super::clip::{TrackCurve, target_id};
+use super::humanoid::HumanoidCurves;
 use super::playback::UnityPlayback;
 use super::properties::UnityProperties;
 use super::rig::{RigJoint, RigRoot, rest_transform, world_positions};
@@ -32,6 +34,9 @@ pub struct DirectClip {
     pub tracks: Arc<HashMap<u32, Arc<[TrackCurve]>>>,
     /// Tracks left out because the clip lacks some of their curves.
     pub skipped: usize,
+    /// The clip's humanoid curves (empty for a generic clip), for rigs with a humanoid
+    /// avatar.
+    pub humanoid: HumanoidCurves,
 }
 
 impl DirectClip {
@@ -50,8 +55,17 @@ impl DirectClip {
                 _ => skipped += 1,
             }
         }
+        // Each joint's Transform tracks first, then its property tracks by key: the order
+        // `apply_tracks` writes properties in one pass.
+        for tracks in by_path.values_mut() {
+            tracks.sort_by_key(|t| match t {
+                TrackCurve::Property { key, .. } => (true, *key),
+                _ => (false, 0),
+            });
+        }
         let tracks = by_path.into_iter().map(|(k, v)| (k, v.into())).collect();
         DirectClip {
+            humanoid: HumanoidCurves::of(&clip),
             clip,
             tracks: Arc::new(tracks),
             skipped,
@@ -134,8 +148,100 @@ pub fn animate_bound_tracks(
                 return;
             };
             let t = playback.playhead.clip_time();
-            for track in bound.tracks.iter() {
-                track.apply(t, &mut transform, properties.as_deref_mut());
-            }
+            apply_tracks(&bound.tracks, t, &mut transform, properties.as_deref_mut());
         });
+}
+
+/// Sets what one joint's tracks drive at clip time `t`, as [`TrackCurve::apply`] on each in
+/// turn does. Property tracks in key order (as [`DirectClip::new`] sorts them) whose keys
+/// the joint's [`UnityProperties`] already holds are written in one pass over the map (a
+/// humanoid clip has about 130 of them on the root); otherwise each value is inserted.
+pub fn apply_tracks(
+    tracks: &[TrackCurve],
+    t: f32,
+    transform: &mut Transform,
+    mut properties: Option<&mut UnityProperties>,
+) {
+    let mut missing = false;
+    {
+        let mut values = properties.as_deref_mut().map(|p| p.values.iter_mut());
+        let mut current = values.as_mut().and_then(Iterator::next);
+        for track in tracks {
+            let TrackCurve::Property { key, curve } = track else {
+                track.apply(t, transform, None);
+                continue;
+            };
+            while let Some((&k, _)) = current
+                && k < *key
+            {
+                current = values.as_mut().and_then(Iterator::next);
+            }
+            match current.as_mut() {
+                Some((k, value)) if **k == *key => **value = curve.sample_unchecked(t),
+                _ => missing = true,
+            }
+        }
+    }
+    if missing {
+        for track in tracks {
+            if let TrackCurve::Property { .. } = track {
+                track.apply(t, transform, properties.as_deref_mut());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::Curve;
+    use crate::plugin::curves::ScalarTrack;
+
+    fn property(key: u64, value: f32) -> TrackCurve {
+        TrackCurve::Property {
+            key,
+            curve: ScalarTrack {
+                curve: Arc::new(Curve::constant(value)),
+            },
+        }
+    }
+
+    /// What applying each track in turn gives.
+    fn one_by_one(tracks: &[TrackCurve], properties: &UnityProperties) -> UnityProperties {
+        let mut out = properties.clone();
+        for track in tracks {
+            track.apply(0.0, &mut Transform::default(), Some(&mut out));
+        }
+        out
+    }
+
+    #[test]
+    fn apply_tracks_writes_what_applying_each_track_in_turn_writes() {
+        let sorted = [
+            property(1, 1.0),
+            property(5, 5.0),
+            property(5, 6.0),
+            property(9, 9.0),
+        ];
+        let unsorted = [property(9, 9.0), property(1, 1.0), property(5, 5.0)];
+        let mut held = UnityProperties::default();
+        held.values
+            .extend([(0, 7.0), (1, 0.0), (5, 0.0), (9, 0.0), (12, 3.0)]);
+        for tracks in [&sorted[..], &unsorted[..]] {
+            // A fresh map (keys inserted), and one holding every key (written in one pass).
+            for start in [UnityProperties::default(), held.clone()] {
+                let mut got = start.clone();
+                apply_tracks(tracks, 0.0, &mut Transform::default(), Some(&mut got));
+                assert_eq!(got.values, one_by_one(tracks, &start).values);
+            }
+        }
+        let mut got = held.clone();
+        apply_tracks(&sorted, 0.0, &mut Transform::default(), Some(&mut got));
+        assert_eq!(
+            got.values.get(&5),
+            Some(&6.0),
+            "the last of equal keys wins"
+        );
+        assert_eq!(got.values.get(&12), Some(&3.0), "other keys stay");
+    }
 }

@@ -11,6 +11,7 @@ mod asset;
 mod clip;
 pub mod curves;
 mod direct;
+mod humanoid;
 mod playback;
 mod properties;
 mod rig;
@@ -22,10 +23,15 @@ use std::sync::Arc;
 use bevy::animation::graph::{AnimationGraph, AnimationGraphHandle};
 use bevy::app::AnimationSystems;
 use bevy::prelude::*;
+use bevy::transform::TransformSystems;
 
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
 pub use clip::{TrackCurve, bevy_clip, target_id};
-pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, bind_direct_clips};
+pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bind_direct_clips};
+pub use humanoid::{
+    HumanoidCurves, HumanoidJoint, HumanoidState, UnityHumanoid, bind_humanoids,
+    humanoid_posed_positions, joint_to_bevy, pose_humanoids, spawn_unity_rig,
+};
 pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
@@ -34,9 +40,9 @@ pub use rig::{
     RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings, world_positions,
 };
 
-/// Registers the Unity file asset and loader, the playhead system and the clip events; with
-/// the `scene` feature, also the systems that show `m_IsActive` and blend shapes in Bevy's
-/// `Visibility` and `MorphWeights`.
+/// Registers the Unity file asset and loader, the playhead system, the clip events and
+/// humanoid posing; with the `scene` feature, also the systems that show `m_IsActive` and
+/// blend shapes in Bevy's `Visibility` and `MorphWeights`.
 pub struct ClipscopePlugin;
 
 impl Plugin for ClipscopePlugin {
@@ -50,8 +56,11 @@ impl Plugin for ClipscopePlugin {
             .add_systems(
                 PostUpdate,
                 (
-                    (bind_direct_clips, drive_playback).before(AnimationSystems),
+                    (bind_direct_clips, bind_humanoids, drive_playback).before(AnimationSystems),
                     animate_bound_tracks.in_set(AnimationSystems),
+                    pose_humanoids
+                        .after(AnimationSystems)
+                        .before(TransformSystems::Propagate),
                 ),
             );
         #[cfg(feature = "scene")]
@@ -78,6 +87,7 @@ pub fn play_clip(
         .entity(root)
         .remove::<DirectClip>()
         .insert((AnimationGraphHandle(graphs.add(graph)), playback.clone()));
+    set_humanoid_curves(commands, root, clip);
     label_properties(commands, root, clip.data.clone());
     playback
 }
@@ -90,8 +100,20 @@ pub fn play_clip_direct(commands: &mut Commands, root: Entity, clip: &LoadedClip
     commands
         .entity(root)
         .insert((clip.direct.clone(), playback.clone()));
+    set_humanoid_curves(commands, root, clip);
     label_properties(commands, root, clip.data.clone());
     playback
+}
+
+/// Gives `root` the clip's [`HumanoidCurves`] (a humanoid clip: a rig with a
+/// [`UnityHumanoid`] then poses it), or takes them away (a generic clip).
+fn set_humanoid_curves(commands: &mut Commands, root: Entity, clip: &LoadedClip) {
+    let humanoid = &clip.direct.humanoid;
+    if humanoid.is_humanoid() {
+        commands.entity(root).insert(humanoid.clone());
+    } else {
+        commands.entity(root).remove::<HumanoidCurves>();
+    }
 }
 
 /// Starts the joints' [`UnityProperties`] afresh for `clip`: the old values go, and each

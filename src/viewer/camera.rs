@@ -10,7 +10,9 @@ use bevy::render::render_resource::BlendState;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use crate::plugin::{DirectClip, rest_transform, world_positions};
+use crate::clip::ClipData;
+use crate::humanoid::{HumanoidRig, PoseOptions};
+use crate::plugin::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
 use crate::rig::Skeleton;
 
 /// Where the camera looks from.
@@ -42,13 +44,27 @@ impl OrbitCamera {
     /// Frames a skeleton over its rest pose and the poses `clip` gives it across its length,
     /// so a clip that carries its rig away (root motion) stays in view.
     pub fn frame_motion(&mut self, skeleton: &Skeleton, clip: &DirectClip) {
-        const SAMPLES: usize = 24;
-        let (start, stop) = (clip.clip.start, clip.clip.stop);
         let mut points = world_positions(skeleton, rest_transform);
-        if start.is_finite() && stop.is_finite() && stop >= start {
-            for i in 0..=SAMPLES {
-                let t = start + (stop - start) * i as f32 / SAMPLES as f32;
-                points.extend(clip.posed_positions(skeleton, t));
+        for t in sample_times(clip.clip.start, clip.clip.stop) {
+            points.extend(clip.posed_positions(skeleton, t));
+        }
+        self.frame_points(&points);
+    }
+
+    /// Frames a humanoid rig over its rest pose and the poses the humanoid clip `clip` gives
+    /// it across its length, with and without root motion (so the view holds when root
+    /// motion is switched).
+    pub fn frame_humanoid_motion(
+        &mut self,
+        skeleton: &Skeleton,
+        rig: &HumanoidRig,
+        clip: &ClipData,
+    ) {
+        let mut points = world_positions(skeleton, rest_transform);
+        for root_motion in [true, false] {
+            let options = PoseOptions { root_motion };
+            for t in sample_times(clip.start, clip.stop) {
+                points.extend(humanoid_posed_positions(rig, skeleton, clip, t, &options));
             }
         }
         self.frame_points(&points);
@@ -80,6 +96,15 @@ impl OrbitCamera {
         let position = self.focus + rotation * Vec3::new(0.0, 0.0, self.radius);
         Transform::from_translation(position).looking_at(self.focus, Vec3::Y)
     }
+}
+
+/// The clip times framing samples: 25 from `start` to `stop`, none for a bad range.
+fn sample_times(start: f32, stop: f32) -> impl Iterator<Item = f32> {
+    const SAMPLES: usize = 24;
+    let valid = start.is_finite() && stop.is_finite() && stop >= start;
+    (0..=SAMPLES)
+        .filter(move |_| valid)
+        .map(move |i| start + (stop - start) * i as f32 / SAMPLES as f32)
 }
 
 /// Spawns the 3D camera (rendering into the space between the panels) and a camera that

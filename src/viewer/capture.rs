@@ -1,6 +1,7 @@
 //! `clipscope view … --screenshot out.png`: render until the pipelines are ready, save one
 //! frame, write where each joint lands on screen next to it (`out.png.joints.json`, for tests
-//! and tools), and exit.
+//! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space), and
+//! exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
@@ -43,7 +44,10 @@ pub fn capture_when_ready(
                 let ndc = camera.world_to_ndc(camera_transform, g.translation())?;
                 let x = view.min.x + (ndc.x + 1.0) / 2.0 * view.width();
                 let y = view.min.y + (1.0 - ndc.y) / 2.0 * view.height();
-                Some(serde_json::json!({ "name": name.as_str(), "x": x * scale, "y": y * scale }))
+                let world = g.translation().to_array();
+                Some(serde_json::json!({
+                    "name": name.as_str(), "x": x * scale, "y": y * scale, "world": world
+                }))
             })
             .collect();
         let sidecar = format!("{}.joints.json", path.display());

@@ -113,6 +113,7 @@ pub fn poll_loading(
     };
     selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
     selection.joint = None;
+    selection.rig = None;
     selection.dirty = true;
     commands.insert_resource(library);
     commands.remove_resource::<Loading>();

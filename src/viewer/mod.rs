@@ -1,14 +1,16 @@
 //! The viewer: preview a clip on its rig, scrub the timeline, see wrap and step behaviour.
 //!
-//! A Bevy app with clipscope's plugin, gizmos for the skeleton, an orbit camera and egui
-//! panels (files and clips, the joint tree, unmatched bindings, the timeline, the curve view
-//! and the check report). `clipscope` with no arguments opens it on the built-in demo.
+//! A Bevy app with clipscope's plugin, gizmos for the skeleton (and a humanoid clip's IK
+//! goals and body), an orbit camera and egui panels (files and clips, the rig list and joint
+//! tree, unmatched bindings, the timeline, the curve view and the check report). `clipscope` with no arguments opens it on the built-in demo.
 
 mod camera;
 mod capture;
 mod draw;
 mod input;
 mod load;
+mod markers;
+mod rigs;
 mod scene;
 mod ui;
 
@@ -64,6 +66,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
             load::poll_loading,
             load::dropped_files,
             scene::rebuild_scene,
+            scene::humanoid_root_motion,
             input::shortcuts,
             camera::orbit_controls,
             camera::apply_orbit,
@@ -72,7 +75,8 @@ pub fn run(options: ViewerOptions) -> AppExit {
     )
     .add_systems(
         PostUpdate,
-        draw::draw_skeleton.after(bevy::transform::TransformSystems::Propagate),
+        (draw::draw_skeleton, markers::draw_humanoid_markers)
+            .after(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(
         PostUpdate,

@@ -1,7 +1,6 @@
 //! What the viewer shows: the opened files, the selected clip and its rig, spawned as Bevy
 //! entities and playing.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bevy::animation::graph::AnimationGraph;
@@ -9,11 +8,12 @@ use bevy::prelude::*;
 
 use super::ViewerOptions;
 use super::camera::OrbitCamera;
-use crate::check::pick_rig;
-use crate::clip::{BindingKind, ClipData};
+use super::rigs::choose_rig;
+use crate::clip::ClipData;
+use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{
-    DirectClip, LoadedClip, RigRoot, UnityPlayback, Unmatched, play_clip, rest_transform,
-    spawn_rig, unmatched_bindings,
+    DirectClip, LoadedClip, RigRoot, UnityHumanoid, UnityPlayback, Unmatched, play_clip,
+    rest_transform, spawn_rig, unmatched_bindings,
 };
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, Workspace};
@@ -36,6 +36,13 @@ pub struct Selection {
     pub filter: String,
     pub labels: bool,
     pub root_motion: bool,
+    /// The rig the user picked from the rig list (index into the rig workspace's rigs);
+    /// `None` picks one per clip, as `clipscope check` does.
+    pub rig: Option<usize>,
+    /// Show a humanoid clip's IK goals as markers.
+    pub goals: bool,
+    /// Show a humanoid clip's body position (centre of mass) and orientation.
+    pub body: bool,
     /// Set when the scene must be rebuilt.
     pub dirty: bool,
 }
@@ -49,6 +56,9 @@ impl Default for Selection {
             filter: String::new(),
             labels: false,
             root_motion: true,
+            rig: None,
+            goals: true,
+            body: true,
             dirty: false,
         }
     }
@@ -63,8 +73,10 @@ pub struct SceneState {
     /// Where the rig came from, for the panel.
     pub rig_name: String,
     pub unmatched: Vec<Unmatched>,
-    /// Humanoid curves are decoded but not retargeted: the status says so.
-    pub humanoid: bool,
+    /// The humanoid avatar posing the clip (a humanoid clip on a humanoid rig).
+    pub humanoid: Option<Arc<HumanoidRig>>,
+    /// Why a humanoid clip is not posed, when it is not.
+    pub note: Option<String>,
     /// Frames rendered since the scene was built (for screenshots).
     pub frames: u32,
     /// The check report of the clip on this rig.
@@ -78,55 +90,6 @@ pub fn initial_clip(ws: &Workspace, name: Option<&str>) -> Option<ObjectRef> {
         Some(n) => decoded().find(|c| c.name == n).map(|c| c.at),
         None => decoded().next().map(|c| c.at),
     }
-}
-
-/// The rig a clip plays on: one that lists it, else the one matching most of its path
-/// hashes, else one built from an Avatar's paths or a placeholder per bound path.
-pub fn choose_rig(
-    library: &Library,
-    at: ObjectRef,
-    clip: &ClipData,
-) -> (String, Skeleton, BTreeMap<u32, String>) {
-    // The same choice as `clipscope check`: a rig that lists the clip, else the one matching
-    // most of its paths. A `--rig` file's rigs never list it, so they match by path.
-    let ws = library.rig.as_deref().unwrap_or(&library.main);
-    let found = pick_rig(&ws.rigs, at, clip).map(|(i, _)| {
-        let rig = &ws.rigs[i];
-        (rig.name.clone(), rig.skeleton.clone(), rig.tos.clone())
-    });
-    if let Some((name, skeleton, tos)) = found {
-        let mut names: BTreeMap<u32, String> = skeleton
-            .joints
-            .iter()
-            .map(|j| (j.path_hash, j.path.clone()))
-            .collect();
-        names.extend(tos.iter().map(|(&hash, path)| (hash, path.clone())));
-        return (name, skeleton, names);
-    }
-    let tos: BTreeMap<u32, String> = library
-        .main
-        .rigs
-        .iter()
-        .flat_map(|r| r.tos.iter().map(|(&hash, path)| (hash, path.clone())))
-        .collect();
-    if clip.bindings.iter().any(|b| tos.contains_key(&b.path)) {
-        return (
-            "from the Avatar's paths".into(),
-            Skeleton::from_paths(tos.values().map(String::as_str)),
-            tos,
-        );
-    }
-    let own: BTreeMap<u32, String> = clip
-        .bindings
-        .iter()
-        .filter_map(|b| b.path_name.clone().map(|p| (b.path, p)))
-        .collect();
-    let skeleton = if own.is_empty() {
-        Skeleton::placeholder(clip.bindings.iter().map(|b| b.path), &tos)
-    } else {
-        Skeleton::from_paths(own.values().map(String::as_str))
-    };
-    ("placeholder (no rig found)".into(), skeleton, own)
 }
 
 /// Rebuilds the rig and its playback when the selection changed.
@@ -154,8 +117,16 @@ pub fn rebuild_scene(
     let Some(data) = library.main.clip(at).and_then(|c| c.data.as_ref().ok()) else {
         return;
     };
-    let (rig_name, skeleton, names) = choose_rig(&library, at, data);
-    let root = spawn_rig(&mut commands, &skeleton);
+    let rig = choose_rig(&library, at, data, selection.rig);
+    let root = spawn_rig(&mut commands, &rig.skeleton);
+    if let Some(humanoid) = &rig.humanoid {
+        commands.entity(root).insert(UnityHumanoid {
+            rig: humanoid.clone(),
+            options: PoseOptions {
+                root_motion: selection.root_motion,
+            },
+        });
+    }
     let direct = DirectClip::new(Arc::new(data.clone()));
     let handle = clips.add(direct.bevy_clip());
     let loaded = LoadedClip::from_direct(
@@ -171,26 +142,37 @@ pub fn rebuild_scene(
         playback.playhead.paused = true;
         commands.entity(root).insert(playback);
     }
-    orbit.frame_motion(&skeleton, &loaded.direct);
+    match &rig.humanoid {
+        Some(humanoid) => orbit.frame_humanoid_motion(&rig.skeleton, humanoid, data),
+        None => orbit.frame_motion(&rig.skeleton, &loaded.direct),
+    }
     selection.tracks = data
         .tracks
         .first()
         .map(|t| t.curves.clone())
         .unwrap_or_default();
-    let report = crate::check::check_clip(data, Some(&skeleton), &names);
+    let report = crate::check::check_clip(data, Some(&rig.skeleton), &rig.names);
     *scene = SceneState {
         report: Some(report),
         root: Some(root),
-        unmatched: unmatched_bindings(data, &skeleton, &names),
-        humanoid: data
-            .bindings
-            .iter()
-            .any(|b| b.kind() == BindingKind::Muscle),
+        unmatched: unmatched_bindings(data, &rig.skeleton, &rig.names),
+        humanoid: rig.humanoid,
+        note: rig.note,
         clip: Some(loaded.data),
-        skeleton: Some(skeleton),
-        rig_name,
+        skeleton: Some(rig.skeleton),
+        rig_name: rig.name,
         frames: 0,
     };
+}
+
+/// The root motion switch also places a humanoid clip's body (off: over the root, facing
+/// forward).
+pub fn humanoid_root_motion(selection: Res<Selection>, mut rigs: Query<&mut UnityHumanoid>) {
+    for mut humanoid in &mut rigs {
+        if humanoid.options.root_motion != selection.root_motion {
+            humanoid.options.root_motion = selection.root_motion;
+        }
+    }
 }
 
 /// With root motion off, the rig's root keeps its rest position and rotation.

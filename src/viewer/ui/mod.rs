@@ -61,7 +61,7 @@ pub fn panels(
         .default_size(300.0)
         .max_size(480.0)
         .show(&mut root, |ui| {
-            side::rig_panel(ui, &scene, &mut selection, &playbacks);
+            side::rig_panel(ui, library.as_deref(), &scene, &mut selection, &playbacks);
         });
     fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);
     Ok(())
@@ -153,11 +153,8 @@ fn status_bar(
                 .on_hover_text(ws.warnings.join("\n"));
             }
         }
-        if scene.humanoid {
-            ui.colored_label(
-                egui::Color32::YELLOW,
-                "humanoid (muscle) curves are decoded and listed but not retargeted onto the rig",
-            );
+        if let Some(note) = &scene.note {
+            ui.colored_label(egui::Color32::YELLOW, note);
         }
     });
 }

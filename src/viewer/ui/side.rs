@@ -1,5 +1,5 @@
-//! Side panels: the files and their clips (filtered by name), and the rig: joint tree, the
-//! selected joint's animated properties, unmatched bindings, clip facts.
+//! Side panels: the files and their clips (filtered by name), and the rig: the rig list, joint
+//! tree, the selected joint's animated properties, unmatched bindings, clip facts.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -7,6 +7,7 @@ use bevy_egui::egui;
 use crate::clip::ClipData;
 use crate::plugin::UnityPlayback;
 use crate::rig::Skeleton;
+use crate::viewer::rigs::rig_workspace;
 use crate::viewer::scene::{Library, SceneState, Selection};
 
 /// The clip list, grouped by file.
@@ -67,6 +68,7 @@ pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Sel
 /// The rig panel.
 pub fn rig_panel(
     ui: &mut egui::Ui,
+    library: Option<&Library>,
     scene: &SceneState,
     selection: &mut Selection,
     playbacks: &Query<&mut UnityPlayback>,
@@ -76,10 +78,22 @@ pub fn rig_panel(
         return;
     };
     ui.heading(format!("Rig: {}", scene.rig_name));
+    if let Some(library) = library {
+        rig_list(ui, library, scene, selection);
+    }
     ui.horizontal(|ui| {
         ui.checkbox(&mut selection.labels, "names");
         ui.checkbox(&mut selection.root_motion, "root motion");
     });
+    if scene.humanoid.is_some() {
+        ui.horizontal(|ui| {
+            ui.label("humanoid:");
+            ui.checkbox(&mut selection.goals, "IK goals")
+                .on_hover_text("where the clip puts the feet and hands (not solved)");
+            ui.checkbox(&mut selection.body, "body")
+                .on_hover_text("the body position (centre of mass) and orientation");
+        });
+    }
     let t = scene
         .root
         .and_then(|r| playbacks.get(r).ok())
@@ -101,6 +115,44 @@ pub fn rig_panel(
     if let Some(report) = &scene.report {
         ui.separator();
         check_view(ui, report, selection);
+    }
+}
+
+/// Every rig the clip can play on: picking one plays the clip (and the clips selected after
+/// it) there; a humanoid clip plays on any humanoid rig (retargeted).
+fn rig_list(ui: &mut egui::Ui, library: &Library, scene: &SceneState, selection: &mut Selection) {
+    let rigs = &rig_workspace(library).rigs;
+    let label = |i: usize| {
+        let rig = &rigs[i];
+        let kind = if rig.humanoid.is_some() {
+            "humanoid"
+        } else {
+            "generic"
+        };
+        format!(
+            "{}  ({kind}, {} joints)",
+            rig.name,
+            rig.skeleton.joints.len()
+        )
+    };
+    let shown = match selection.rig.filter(|&i| i < rigs.len()) {
+        Some(i) => label(i),
+        None => format!("automatic: {}", scene.rig_name),
+    };
+    let mut picked = selection.rig;
+    egui::ComboBox::from_label("plays on")
+        .selected_text(shown)
+        .width(ui.available_width() * 0.7)
+        .show_ui(ui, |ui| {
+            ui.selectable_value(&mut picked, None, "automatic (as check picks)");
+            for i in 0..rigs.len() {
+                ui.selectable_value(&mut picked, Some(i), label(i));
+            }
+        });
+    if picked != selection.rig {
+        selection.rig = picked;
+        selection.joint = None;
+        selection.dirty = true;
     }
 }
 
