@@ -11,6 +11,8 @@ mod asset;
 mod clip;
 pub mod curves;
 mod direct;
+#[cfg(feature = "model")]
+pub mod model;
 mod playback;
 mod properties;
 mod rig;
@@ -26,6 +28,8 @@ use bevy::prelude::*;
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
 pub use clip::{TrackCurve, bevy_clip, target_id};
 pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, bind_direct_clips};
+#[cfg(feature = "model")]
+pub use model::{ClipObjects, ModelAssets, UnityModel, spawn_model};
 pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
@@ -61,6 +65,8 @@ impl Plugin for ClipscopePlugin {
                 .after(AnimationSystems)
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
+        #[cfg(feature = "model")]
+        model::register(app);
     }
 }
 
