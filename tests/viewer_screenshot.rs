@@ -1,11 +1,13 @@
 //! The viewer renders a real clip offscreen under Xvfb with software Vulkan, and the image
-//! shows the skeleton: joint-coloured pixels where the joints project.
+//! shows the skeleton: joint-coloured pixels where the joints project; and the skinned
+//! character: its mesh covers the joints and far more of the view than the skeleton alone.
 #![cfg(feature = "viewer")]
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// True when `program` runs.
@@ -32,22 +34,66 @@ fn is_joint_colour(p: &[u8]) -> bool {
     p[0] > 170 && p[1] > 120 && p[2] < 120
 }
 
-#[test]
-fn screenshot_shows_the_skeleton_where_the_joints_project() {
-    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
-        return;
-    };
+/// A rendered frame: size, RGB pixels, and the joints' screen positions.
+struct Shot {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+    joints: Vec<(i64, i64)>,
+}
+
+impl Shot {
+    fn pixel(&self, x: i64, y: i64) -> &[u8] {
+        let (w, h) = (self.width as i64, self.height as i64);
+        let i = ((y.clamp(0, h - 1) * w + x.clamp(0, w - 1)) * 3) as usize;
+        &self.rgb[i..i + 3]
+    }
+
+    /// Joints that fall in the 3D view between the panels.
+    fn visible_joints(&self) -> Vec<(i64, i64)> {
+        self.joints
+            .iter()
+            .copied()
+            .filter(|&(x, y)| (430..950).contains(&x) && (40..520).contains(&y))
+            .collect()
+    }
+
+    /// Pixels of the 3D view that satisfy `test`.
+    fn count_in_view(&self, test: impl Fn(&[u8]) -> bool) -> usize {
+        (40..520)
+            .flat_map(|y| (430..950).map(move |x| (x, y)))
+            .filter(|&(x, y)| test(self.pixel(x, y)))
+            .count()
+    }
+}
+
+/// `copy.bundle`'s TestClip at 0.5 s on quinn, rendered once per test run with or without
+/// meshes; `None` when the data or Xvfb is missing.
+fn shot(no_mesh: bool) -> Option<&'static Shot> {
+    static MESH: OnceLock<Option<Shot>> = OnceLock::new();
+    static BARE: OnceLock<Option<Shot>> = OnceLock::new();
+    let cell = if no_mesh { &BARE } else { &MESH };
+    cell.get_or_init(|| render(no_mesh)).as_ref()
+}
+
+fn render(no_mesh: bool) -> Option<Shot> {
+    let bundle = common::data("binary/lessscarymannequins/copy.bundle")?;
     if !available("xvfb-run", "--help") {
         eprintln!("SKIP: xvfb-run is missing (.ci/run installs xvfb and mesa-vulkan-drivers)");
-        return;
+        return None;
     }
-    let dir = std::env::temp_dir().join(format!("clipscope-shot-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "clipscope-shot-{}-{}",
+        std::process::id(),
+        if no_mesh { "bare" } else { "mesh" }
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let png_path = dir.join("shot.png");
     let runtime = dir.join("xdg");
     std::fs::create_dir_all(&runtime).unwrap();
     let started = Instant::now();
-    let mut child = Command::new("xvfb-run")
+    let mut command = Command::new("xvfb-run");
+    command
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_clipscope"))
         .arg("view")
@@ -55,9 +101,11 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
         .args(["--clip", "TestClip", "--at", "0.5", "--screenshot"])
         .arg(&png_path)
         .env("XDG_RUNTIME_DIR", &runtime)
-        .env("WGPU_BACKEND", "vulkan")
-        .spawn()
-        .expect("xvfb-run starts");
+        .env("WGPU_BACKEND", "vulkan");
+    if no_mesh {
+        command.arg("--no-mesh");
+    }
+    let mut child = command.spawn().expect("xvfb-run starts");
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -70,14 +118,12 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
     };
     assert!(status.success(), "viewer exited with {status}");
     let (width, height, rgb) = read_png(&png_path);
-    assert_eq!((width, height), (1280, 800));
     let sidecar: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("shot.png.joints.json")).unwrap())
             .unwrap();
-    let joints = sidecar["joints"].as_array().unwrap();
-    assert_eq!(joints.len(), 29);
-    // Only joints in the 3D view between the panels can be seen.
-    let visible: Vec<(i64, i64)> = joints
+    let joints = sidecar["joints"]
+        .as_array()
+        .unwrap()
         .iter()
         .map(|j| {
             (
@@ -85,22 +131,34 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
                 j["y"].as_f64().unwrap() as i64,
             )
         })
-        .filter(|&(x, y)| (300..960).contains(&x) && (60..520).contains(&y))
         .collect();
+    std::fs::remove_dir_all(&dir).ok();
+    Some(Shot {
+        width,
+        height,
+        rgb,
+        joints,
+    })
+}
+
+#[test]
+fn screenshot_shows_the_skeleton_where_the_joints_project() {
+    let Some(shot) = shot(false) else { return };
+    assert_eq!((shot.width, shot.height), (1280, 800));
+    assert_eq!(shot.joints.len(), 29);
+    // Only joints in the 3D view between the panels can be seen; the skeleton is drawn over
+    // the mesh.
+    let visible = shot.visible_joints();
     assert!(
         visible.len() >= 10,
-        "only {} joints fall in the 3D view: {joints:?}",
-        visible.len()
+        "only {} joints fall in the 3D view: {:?}",
+        visible.len(),
+        shot.joints
     );
-    let pixel = |x: i64, y: i64| {
-        let i = ((y.clamp(0, height as i64 - 1) * width as i64 + x.clamp(0, width as i64 - 1)) * 3)
-            as usize;
-        &rgb[i..i + 3]
-    };
     let hits = visible
         .iter()
         .filter(|&&(x, y)| {
-            (-4..=4).any(|dy| (-4..=4).any(|dx| is_joint_colour(pixel(x + dx, y + dy))))
+            (-4..=4).any(|dy| (-4..=4).any(|dx| is_joint_colour(shot.pixel(x + dx, y + dy))))
         })
         .count();
     assert!(
@@ -109,6 +167,68 @@ fn screenshot_shows_the_skeleton_where_the_joints_project() {
         visible.len()
     );
     // And the background is not joint-coloured: the image is not one flat colour.
-    assert!(!is_joint_colour(pixel(640, 790)) || !is_joint_colour(pixel(5, 5)));
-    std::fs::remove_dir_all(&dir).ok();
+    assert!(!is_joint_colour(shot.pixel(640, 790)) || !is_joint_colour(shot.pixel(5, 5)));
+}
+
+/// A pixel of quinn's lit mesh, whose materials are untextured and colourless: an even
+/// grey. The clear colour, the grid, the bones and the joints are all tinted.
+fn is_mesh_colour(p: &[u8]) -> bool {
+    let (lo, hi) = (p.iter().min().unwrap(), p.iter().max().unwrap());
+    *lo > 50 && hi - lo <= 4
+}
+
+/// A pixel of the clear colour (28, 31, 36) or the grid over it: blue by 5–12 over red,
+/// green within 3 of red.
+fn is_background(p: &[u8]) -> bool {
+    let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+    (r + 5..=r + 12).contains(&b) && (g - r).abs() <= 3
+}
+
+/// A pixel of the skeleton: a joint or a bone (light blue).
+fn is_skeleton_colour(p: &[u8]) -> bool {
+    is_joint_colour(p) || (p[2] > 180 && p[1] > 140 && p[0] < 150)
+}
+
+#[test]
+fn the_skinned_mesh_covers_the_joints_and_far_more_than_the_skeleton() {
+    let (Some(mesh), Some(bare)) = (shot(false), shot(true)) else {
+        return;
+    };
+    let sorted = |s: &Shot| {
+        let mut j = s.joints.clone();
+        j.sort();
+        j
+    };
+    assert_eq!(sorted(mesh), sorted(bare), "both frames show the same pose");
+    let visible = mesh.visible_joints();
+    // The joint spheres, drawn over the mesh, hide it within about 8 pixels of a joint.
+    let covered = |shot: &Shot, (x, y): (i64, i64)| {
+        (-10..=10).any(|dy| (-10..=10).any(|dx| is_mesh_colour(shot.pixel(x + dx, y + dy))))
+    };
+    let on_mesh = visible.iter().filter(|&&j| covered(mesh, j)).count();
+    let on_bare = visible.iter().filter(|&&j| covered(bare, j)).count();
+    let mesh_pixels = mesh.count_in_view(is_mesh_colour);
+    let skeleton_pixels = bare.count_in_view(is_skeleton_colour);
+    let figure = |s: &Shot| s.count_in_view(|p| !is_background(p));
+    let (with_mesh, skeleton_alone) = (figure(mesh), figure(bare));
+    eprintln!(
+        "joints on the mesh: {on_mesh} of {}; mesh pixels {mesh_pixels}, skeleton pixels \
+         {skeleton_pixels}; figure {with_mesh} with the mesh, {skeleton_alone} without",
+        visible.len()
+    );
+    assert!(
+        on_mesh * 10 >= visible.len() * 9,
+        "mesh at {on_mesh} of {} joints",
+        visible.len()
+    );
+    assert_eq!(on_bare, 0, "the skeleton alone has no mesh colour");
+    assert_eq!(bare.count_in_view(is_mesh_colour), 0);
+    assert!(
+        mesh_pixels > skeleton_pixels,
+        "{mesh_pixels} vs {skeleton_pixels}"
+    );
+    assert!(
+        with_mesh > 2 * skeleton_alone,
+        "{with_mesh} vs {skeleton_alone}"
+    );
 }

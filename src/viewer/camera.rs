@@ -54,7 +54,8 @@ impl OrbitCamera {
         self.frame_points(&points);
     }
 
-    fn frame_points(&mut self, points: &[Vec3]) {
+    /// Frames the finite `points`.
+    pub fn frame_points(&mut self, points: &[Vec3]) {
         let (min, max) = points.iter().filter(|p| p.is_finite()).fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),

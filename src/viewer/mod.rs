@@ -9,6 +9,7 @@ mod capture;
 mod draw;
 mod input;
 mod load;
+mod model;
 mod scene;
 mod ui;
 
@@ -34,6 +35,8 @@ pub struct ViewerOptions {
     /// Render one frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub unity_version: Option<String>,
+    /// Hide the meshes (the rig panel can show them again).
+    pub no_mesh: bool,
 }
 
 /// Runs the viewer until its window closes.
@@ -51,7 +54,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
         }),
         ..default()
     }))
-    .add_plugins((EguiPlugin::default(), ClipscopePlugin))
+    .add_plugins((EguiPlugin::default(), ClipscopePlugin, model::ModelView))
     .insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)))
     .insert_resource(options.clone())
     .init_resource::<scene::Selection>()

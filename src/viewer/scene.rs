@@ -36,6 +36,10 @@ pub struct Selection {
     pub filter: String,
     pub labels: bool,
     pub root_motion: bool,
+    /// Draw the rig's meshes.
+    pub meshes: bool,
+    /// Draw the skeleton over them.
+    pub skeleton: bool,
     /// Set when the scene must be rebuilt.
     pub dirty: bool,
 }
@@ -49,6 +53,8 @@ impl Default for Selection {
             filter: String::new(),
             labels: false,
             root_motion: true,
+            meshes: true,
+            skeleton: true,
             dirty: false,
         }
     }

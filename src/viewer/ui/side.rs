@@ -79,6 +79,8 @@ pub fn rig_panel(
     ui.horizontal(|ui| {
         ui.checkbox(&mut selection.labels, "names");
         ui.checkbox(&mut selection.root_motion, "root motion");
+        ui.checkbox(&mut selection.meshes, "meshes");
+        ui.checkbox(&mut selection.skeleton, "skeleton");
     });
     let t = scene
         .root
