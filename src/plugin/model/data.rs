@@ -148,9 +148,14 @@ impl UnityModel {
         let Some(sprite) = ws.sprite(at) else { return };
         let texture = ws.resolve(at.file, sprite.data.texture);
         let image = ws.sprite_texture(sprite).and_then(|t| t.image.clone());
-        if image.is_none() {
+        let warned = self
+            .sprites
+            .iter()
+            .any(|s| s.texture == texture && s.image.is_none());
+        if image.is_none() && !warned {
             self.warnings.push(format!(
-                "sprite {}: its texture is not loaded or did not decode; drawn plain",
+                "sprite {} (and others of its sheet): the texture is not loaded or did not \
+                 decode; drawn plain",
                 sprite.data.name
             ));
         }
