@@ -3,21 +3,22 @@
 //! `cargo run --release --example bevy_player -- ../shared/data/binary/lessscarymannequins/copy.bundle TestClip`
 //! (paths are relative to the folder the app runs in; Bevy's asset root is set to it).
 
-use bevy::animation::graph::AnimationGraph;
-use bevy::core_pipeline::tonemapping::Tonemapping;
-use bevy::prelude::*;
+use bevy::{animation::graph::AnimationGraph, core_pipeline::tonemapping::Tonemapping};
+use bevy::{asset::UnapprovedPathMode, prelude::*};
 use clipscope::plugin::*;
 
 #[derive(Resource)]
 struct Wanted(Handle<UnityFile>, String);
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |i: usize| args.get(i).cloned().unwrap_or_default();
-    let (file, clip) = (arg(1), arg(2));
-    let mut assets = AssetPlugin::default();
-    assets.file_path = std::env::current_dir().unwrap().display().to_string();
-    assets.unapproved_path_mode = bevy::asset::UnapprovedPathMode::Allow;
+    let mut args = std::env::args().skip(1);
+    let mut arg = || args.next().unwrap_or_default();
+    let (file, clip) = (arg(), arg());
+    let assets = AssetPlugin {
+        file_path: std::env::current_dir().unwrap().display().to_string(),
+        unapproved_path_mode: UnapprovedPathMode::Allow,
+        ..default()
+    };
     App::new()
         .add_plugins((DefaultPlugins.set(assets), ClipscopePlugin))
         .add_systems(
@@ -33,7 +34,7 @@ fn main() {
         .run();
 }
 
-/// Once the file is loaded: spawn its first rig's character and play the clip on it.
+/// Once loaded: spawn the first character, give it the clip's objects (sprites), play the clip.
 fn start_when_loaded(
     mut commands: Commands,
     wanted: Option<Res<Wanted>>,
@@ -51,7 +52,6 @@ fn start_when_loaded(
         return;
     };
     let root = spawn_model(&mut commands, &mut assets, model);
-    // Sprite curves find their sprites through the clip's object list.
     let objects = model.clip_objects.get(&clip.label).cloned();
     commands.entity(root).insert(objects.unwrap_or_default());
     play_clip(&mut commands, &mut graphs, root, clip);

@@ -12,16 +12,20 @@ use crate::plugin::scene::blend_shape_keys;
 use crate::plugin::{UnityProperties, property_key};
 use crate::unity::class;
 
+/// What the morph weights of a model's skinned renderer are set from.
+type MorphView = (
+    &'static UnityProperties,
+    &'static MorphFrames,
+    &'static mut MorphWeights,
+);
+/// Renderer joints whose weights may have changed.
+type MorphChanged = Or<(Changed<UnityProperties>, Added<MorphFrames>)>;
+
 /// Sets the morph target weights of a model's skinned renderer from its joint's blend shape
 /// weights (animated, else the renderer's stored ones), blending multi-frame channels as
 /// Unity does and scaling by each frame's own weight. Runs after the name-matching driver
 /// (`scene::apply_blend_shapes`), which knows only one frame at weight 100.
-pub fn apply_blend_shape_frames(
-    mut renderers: Query<
-        (&UnityProperties, &MorphFrames, &mut MorphWeights),
-        Or<(Changed<UnityProperties>, Added<MorphFrames>)>,
-    >,
-) {
+pub fn apply_blend_shape_frames(mut renderers: Query<MorphView, MorphChanged>) {
     for (props, frames, mut morph) in &mut renderers {
         let channels: Vec<f32> = frames
             .mesh
