@@ -390,3 +390,65 @@ fn the_asset_loader_yields_a_model_per_rig_that_draws() {
     assert_eq!(model.renderers[0].parts.len(), 2);
     assert_eq!(model.skeleton.joints.len(), 29);
 }
+
+#[test]
+fn rigid_meshes_follow_their_joints_with_their_decoded_textures() {
+    let Some(path) = common::data("binary/duckhunted/WebPlayer.unity3d") else {
+        return;
+    };
+    let ws = common::open(&[path]);
+    let rig = rig(&ws, "Model");
+    let model = UnityModel::from_workspace(&ws, rig, |_| None);
+    let textured: Vec<_> = model
+        .renderers
+        .iter()
+        .flat_map(|r| &r.parts)
+        .filter_map(|p| p.material.as_ref()?.texture.as_ref()?.image.clone())
+        .collect();
+    assert!(
+        !textured.is_empty(),
+        "a textured material: {:?}",
+        model.warnings
+    );
+    let mut app = app();
+    let root = spawn(&mut app, &model);
+    let joints = app.world().get::<RigRoot>(root).unwrap().joints.clone();
+    let parts = parts(&mut app, root);
+    let drawn: usize = model.renderers.iter().map(|r| r.parts.len()).sum();
+    assert_eq!(parts.len(), drawn);
+    let mut images = Vec::new();
+    for &part in &parts {
+        let m = app.world().get::<ModelMesh>(part).unwrap();
+        let joint = joints[model.renderers[m.renderer].joint];
+        assert_eq!(app.world().get::<ChildOf>(part).unwrap().parent(), joint);
+        assert!(app.world().get::<SkinnedMesh>(part).is_none());
+        // A rigid mesh sits on its joint: its world box is the mesh's box moved by the joint.
+        let global = app.world().get::<GlobalTransform>(part).unwrap();
+        assert_eq!(global, app.world().get::<GlobalTransform>(joint).unwrap());
+        let material = &app
+            .world()
+            .get::<MeshMaterial3d<StandardMaterial>>(part)
+            .unwrap()
+            .0;
+        let material = app
+            .world()
+            .resource::<Assets<StandardMaterial>>()
+            .get(material)
+            .unwrap();
+        if let Some(image) = &material.base_color_texture {
+            let image = app.world().resource::<Assets<Image>>().get(image).unwrap();
+            images.push((image.width(), image.height(), image.data.clone().unwrap()));
+        }
+    }
+    // Every decoded texture a part draws with is uploaded as decoded: same size, same bytes.
+    for t in &textured {
+        assert!(
+            images
+                .iter()
+                .any(|(w, h, data)| (*w, *h) == (t.width, t.height) && *data == t.pixels),
+            "a {}x{} texture is not uploaded",
+            t.width,
+            t.height
+        );
+    }
+}
