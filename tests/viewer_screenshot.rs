@@ -1,12 +1,15 @@
 //! The viewer renders a real clip offscreen under Xvfb with software Vulkan, and the image
-//! shows the skeleton: joint-coloured pixels where the joints project; a humanoid clip on the
-//! humanoid rig puts every joint where the rig posed directly puts it.
+//! shows the skeleton: joint-coloured pixels where the joints project; the skinned
+//! character: its mesh covers the joints and far more of the view than the skeleton alone;
+//! and a humanoid clip on the humanoid rig puts every joint where the rig posed directly
+//! puts it.
 #![cfg(feature = "viewer")]
 
 mod common;
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use bevy::math::Vec3;
@@ -35,7 +38,10 @@ fn is_joint_colour(p: &[u8]) -> bool {
     p[0] > 170 && p[1] > 120 && p[2] < 120
 }
 
-/// A screenshot of the viewer and the joints it projected.
+/// The 3D view between the panels, in pixels: x, then y.
+const VIEW: (std::ops::Range<i64>, std::ops::Range<i64>) = (430..950, 60..520);
+
+/// A rendered frame: size, RGB pixels, and the joints the viewer projected.
 struct Shot {
     width: u32,
     height: u32,
@@ -51,8 +57,8 @@ impl Shot {
         &self.rgb[i..i + 3]
     }
 
-    /// The projected joints that fall in the 3D view between the panels.
-    fn visible(&self) -> Vec<(i64, i64)> {
+    /// Every joint's pixel position.
+    fn points(&self) -> Vec<(i64, i64)> {
         self.joints
             .iter()
             .map(|j| {
@@ -61,7 +67,15 @@ impl Shot {
                     j["y"].as_f64().unwrap() as i64,
                 )
             })
-            .filter(|&(x, y)| (300..960).contains(&x) && (60..520).contains(&y))
+            .collect()
+    }
+
+    /// The projected joints that fall in the 3D view.
+    fn visible(&self) -> Vec<(i64, i64)> {
+        let (xs, ys) = VIEW;
+        self.points()
+            .into_iter()
+            .filter(|(x, y)| xs.contains(x) && ys.contains(y))
             .collect()
     }
 
@@ -72,6 +86,14 @@ impl Shot {
             .filter(|&&(x, y)| {
                 (-4..=4).any(|dy| (-4..=4).any(|dx| is_joint_colour(self.pixel(x + dx, y + dy))))
             })
+            .count()
+    }
+
+    /// Pixels of the 3D view that satisfy `test`.
+    fn count_in_view(&self, test: impl Fn(&[u8]) -> bool) -> usize {
+        let (xs, ys) = VIEW;
+        ys.flat_map(|y| xs.clone().map(move |x| (x, y)))
+            .filter(|&(x, y)| test(self.pixel(x, y)))
             .count()
     }
 }
@@ -126,6 +148,25 @@ fn shoot(name: &str, args: &[&std::ffi::OsStr]) -> Option<Shot> {
     })
 }
 
+/// `copy.bundle`'s TestClip at 0.5 s on quinn, rendered once per test run with or without
+/// meshes; `None` when the data or Xvfb is missing.
+fn shot(no_mesh: bool) -> Option<&'static Shot> {
+    static MESH: OnceLock<Option<Shot>> = OnceLock::new();
+    static BARE: OnceLock<Option<Shot>> = OnceLock::new();
+    let cell = if no_mesh { &BARE } else { &MESH };
+    cell.get_or_init(|| {
+        let bundle = common::data("binary/lessscarymannequins/copy.bundle")?;
+        let mut args = vec![bundle.into_os_string()];
+        args.extend(["--clip", "TestClip", "--at", "0.5"].map(Into::into));
+        if no_mesh {
+            args.push("--no-mesh".into());
+        }
+        let args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_os_str()).collect();
+        shoot(if no_mesh { "bare" } else { "mesh" }, &args)
+    })
+    .as_ref()
+}
+
 /// Most projected joints in the 3D view show the joint colour, and the image is not flat.
 fn assert_joints_drawn(shot: &Shot, at_least: usize) {
     let visible = shot.visible();
@@ -147,17 +188,10 @@ fn assert_joints_drawn(shot: &Shot, at_least: usize) {
 
 #[test]
 fn screenshot_shows_the_skeleton_where_the_joints_project() {
-    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
-        return;
-    };
-    let args = ["--clip", "TestClip", "--at", "0.5"].map(std::ffi::OsStr::new);
-    let mut all = vec![bundle.as_os_str()];
-    all.extend(args);
-    let Some(shot) = shoot("shot", &all) else {
-        return;
-    };
+    // The skeleton is drawn over the mesh.
+    let Some(shot) = shot(false) else { return };
     assert_eq!(shot.joints.len(), 29);
-    assert_joints_drawn(&shot, 10);
+    assert_joints_drawn(shot, 10);
 }
 
 #[test]
@@ -213,4 +247,67 @@ fn humanoid_clip_renders_on_morbman_where_the_pose_projects() {
     }
     assert!(moved >= 10, "only {moved} joints left their rest pose");
     assert_joints_drawn(&shot, 15);
+}
+
+/// A pixel of quinn's lit mesh, whose materials are untextured and colourless: an even
+/// grey. The clear colour, the grid, the bones and the joints are all tinted.
+fn is_mesh_colour(p: &[u8]) -> bool {
+    let (lo, hi) = (p.iter().min().unwrap(), p.iter().max().unwrap());
+    *lo > 50 && hi - lo <= 4
+}
+
+/// A pixel of the clear colour (28, 31, 36) or the grid over it: blue by 5–12 over red,
+/// green within 3 of red.
+fn is_background(p: &[u8]) -> bool {
+    let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+    (r + 5..=r + 12).contains(&b) && (g - r).abs() <= 3
+}
+
+/// A pixel of the skeleton: a joint or a bone (light blue).
+fn is_skeleton_colour(p: &[u8]) -> bool {
+    is_joint_colour(p) || (p[2] > 180 && p[1] > 140 && p[0] < 150)
+}
+
+#[test]
+fn the_skinned_mesh_covers_the_joints_and_far_more_than_the_skeleton() {
+    let (Some(mesh), Some(bare)) = (shot(false), shot(true)) else {
+        return;
+    };
+    let sorted = |s: &Shot| {
+        let mut j = s.points();
+        j.sort();
+        j
+    };
+    assert_eq!(sorted(mesh), sorted(bare), "both frames show the same pose");
+    let visible = mesh.visible();
+    // The joint spheres, drawn over the mesh, hide it within about 8 pixels of a joint.
+    let covered = |shot: &Shot, (x, y): (i64, i64)| {
+        (-10..=10).any(|dy| (-10..=10).any(|dx| is_mesh_colour(shot.pixel(x + dx, y + dy))))
+    };
+    let on_mesh = visible.iter().filter(|&&j| covered(mesh, j)).count();
+    let on_bare = visible.iter().filter(|&&j| covered(bare, j)).count();
+    let mesh_pixels = mesh.count_in_view(is_mesh_colour);
+    let skeleton_pixels = bare.count_in_view(is_skeleton_colour);
+    let figure = |s: &Shot| s.count_in_view(|p| !is_background(p));
+    let (with_mesh, skeleton_alone) = (figure(mesh), figure(bare));
+    eprintln!(
+        "joints on the mesh: {on_mesh} of {}; mesh pixels {mesh_pixels}, skeleton pixels \
+         {skeleton_pixels}; figure {with_mesh} with the mesh, {skeleton_alone} without",
+        visible.len()
+    );
+    assert!(
+        on_mesh * 10 >= visible.len() * 9,
+        "mesh at {on_mesh} of {} joints",
+        visible.len()
+    );
+    assert_eq!(on_bare, 0, "the skeleton alone has no mesh colour");
+    assert_eq!(bare.count_in_view(is_mesh_colour), 0);
+    assert!(
+        mesh_pixels > skeleton_pixels,
+        "{mesh_pixels} vs {skeleton_pixels}"
+    );
+    assert!(
+        with_mesh > 2 * skeleton_alone,
+        "{with_mesh} vs {skeleton_alone}"
+    );
 }

@@ -24,6 +24,9 @@ pub struct ViewArgs {
     /// Render one frame to this PNG and exit (joint screen positions go to PNG.joints.json).
     #[arg(long, value_name = "PNG")]
     screenshot: Option<PathBuf>,
+    /// Hide the meshes: the skeleton alone.
+    #[arg(long)]
+    no_mesh: bool,
     #[command(flatten)]
     inputs: Inputs,
 }
@@ -40,6 +43,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         at: args.at,
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),
+        no_mesh: args.no_mesh,
     };
     exit_code(viewer::run(options))
 }

@@ -81,6 +81,10 @@ pub struct UnityRig {
 pub struct UnityFile {
     pub clips: Vec<LoadedClip>,
     pub rigs: Vec<(String, Handle<UnityRig>)>,
+    /// Per rig label (as in `rigs`), the rig with its meshes, materials and sprites, for rigs
+    /// that draw something.
+    #[cfg(feature = "model")]
+    pub models: Vec<(String, Handle<super::UnityModel>)>,
     /// Clips that failed to decode, and other problems, as messages naming the object.
     pub errors: Vec<String>,
     pub warnings: Vec<String>,
@@ -91,6 +95,12 @@ impl UnityFile {
         self.clips
             .iter()
             .find(|c| c.label == label || c.name == label)
+    }
+
+    /// The model of the rig labelled `rig` (see `rigs`), if it draws something.
+    #[cfg(feature = "model")]
+    pub fn model(&self, rig: &str) -> Option<&Handle<super::UnityModel>> {
+        self.models.iter().find(|(l, _)| l == rig).map(|(_, h)| h)
     }
 }
 
@@ -198,6 +208,9 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
             humanoid: rig.humanoid.clone(),
         };
         let handle = cx.add_labeled_asset(label.clone(), asset);
+        #[cfg(feature = "model")]
+        file.models
+            .extend(super::model::add_model(ws, rig, &label, &labels, cx));
         file.rigs.push((label, handle));
     }
     file

@@ -12,6 +12,8 @@ mod clip;
 pub mod curves;
 mod direct;
 mod humanoid;
+#[cfg(feature = "model")]
+pub mod model;
 mod playback;
 mod properties;
 mod rig;
@@ -32,6 +34,8 @@ pub use humanoid::{
     HumanoidCurves, HumanoidJoint, HumanoidState, UnityHumanoid, bind_humanoids,
     humanoid_posed_positions, joint_to_bevy, pose_humanoids, spawn_unity_rig,
 };
+#[cfg(feature = "model")]
+pub use model::{ClipObjects, ModelAssets, UnityModel, spawn_model};
 pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
@@ -70,6 +74,8 @@ impl Plugin for ClipscopePlugin {
                 .after(AnimationSystems)
                 .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
         );
+        #[cfg(feature = "model")]
+        model::register(app);
     }
 }
 

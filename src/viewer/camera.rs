@@ -60,17 +60,11 @@ impl OrbitCamera {
         rig: &HumanoidRig,
         clip: &ClipData,
     ) {
-        let mut points = world_positions(skeleton, rest_transform);
-        for root_motion in [true, false] {
-            let options = PoseOptions { root_motion };
-            for t in sample_times(clip.start, clip.stop) {
-                points.extend(humanoid_posed_positions(rig, skeleton, clip, t, &options));
-            }
-        }
-        self.frame_points(&points);
+        self.frame_points(&humanoid_motion_points(skeleton, rig, clip));
     }
 
-    fn frame_points(&mut self, points: &[Vec3]) {
+    /// Frames the finite `points`.
+    pub fn frame_points(&mut self, points: &[Vec3]) {
         let (min, max) = points.iter().filter(|p| p.is_finite()).fold(
             (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)),
             |(lo, hi), p| (lo.min(*p), hi.max(*p)),
@@ -96,6 +90,23 @@ impl OrbitCamera {
         let position = self.focus + rotation * Vec3::new(0.0, 0.0, self.radius);
         Transform::from_translation(position).looking_at(self.focus, Vec3::Y)
     }
+}
+
+/// The joints' positions at rest and posed by the humanoid clip `clip` on `rig` across its
+/// length, with and without root motion (so the view holds when root motion is switched).
+pub fn humanoid_motion_points(
+    skeleton: &Skeleton,
+    rig: &HumanoidRig,
+    clip: &ClipData,
+) -> Vec<Vec3> {
+    let mut points = world_positions(skeleton, rest_transform);
+    for root_motion in [true, false] {
+        let options = PoseOptions { root_motion };
+        for t in sample_times(clip.start, clip.stop) {
+            points.extend(humanoid_posed_positions(rig, skeleton, clip, t, &options));
+        }
+    }
+    points
 }
 
 /// The clip times framing samples: 25 from `start` to `stop`, none for a bad range.

@@ -4,6 +4,7 @@
 use bevy::prelude::*;
 
 use super::camera::OrbitCamera;
+use super::model::SkeletonGizmos;
 use super::scene::Selection;
 use crate::plugin::{RigJoint, UnityProperties};
 
@@ -23,19 +24,23 @@ type JointView = (
 
 /// Draws the rig every frame, after transforms propagate.
 pub fn draw_skeleton(
-    mut gizmos: Gizmos,
+    mut grid: Gizmos,
+    mut gizmos: Gizmos<SkeletonGizmos>,
     selection: Res<Selection>,
     orbit: Res<OrbitCamera>,
     joints: Query<JointView>,
     parents: Query<&GlobalTransform, With<RigJoint>>,
 ) {
     let scale = (orbit.framed.1 * 0.012).max(0.002);
-    gizmos.grid(
+    grid.grid(
         Isometry3d::from_rotation(Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)),
         UVec2::splat(20),
         Vec2::splat((orbit.framed.1 / 10.0).max(0.05)),
         GRID,
     );
+    if !selection.skeleton {
+        return;
+    }
     for (global, joint, name, child_of, props) in &joints {
         if props.and_then(UnityProperties::active) == Some(false) {
             continue;

@@ -10,6 +10,7 @@ mod draw;
 mod input;
 mod load;
 mod markers;
+mod model;
 mod rigs;
 mod scene;
 mod ui;
@@ -36,6 +37,8 @@ pub struct ViewerOptions {
     /// Render one frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub unity_version: Option<String>,
+    /// Hide the meshes (the rig panel can show them again).
+    pub no_mesh: bool,
 }
 
 /// Runs the viewer until its window closes.
@@ -53,7 +56,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
         }),
         ..default()
     }))
-    .add_plugins((EguiPlugin::default(), ClipscopePlugin))
+    .add_plugins((EguiPlugin::default(), ClipscopePlugin, model::ModelView))
     .insert_resource(ClearColor(Color::srgb(0.11, 0.12, 0.14)))
     .insert_resource(options.clone())
     .init_resource::<scene::Selection>()

@@ -16,6 +16,8 @@ use crate::workspace::{ObjectRef, RigEntry, Workspace};
 pub struct ChosenRig {
     /// Where the rig came from, for the panel.
     pub name: String,
+    /// Its index in [`rig_workspace`]'s rigs; `None` for a rig built from paths.
+    pub index: Option<usize>,
     pub skeleton: Skeleton,
     /// Path hash to path: the rig's joints and its Avatar's `m_TOS`.
     pub names: BTreeMap<u32, String>,
@@ -48,7 +50,10 @@ pub fn choose_rig(
         .filter(|&i| i < ws.rigs.len())
         .or_else(|| pick_rig(&ws.rigs, at, clip).map(|(i, _)| i));
     let mut chosen = match index.and_then(|i| ws.rigs.get(i)) {
-        Some(rig) => of_entry(rig, humanoid_clip),
+        Some(rig) => ChosenRig {
+            index,
+            ..of_entry(rig, humanoid_clip)
+        },
         None => placeholder(library, clip),
     };
     if humanoid_clip && chosen.humanoid.is_none() {
@@ -77,6 +82,7 @@ fn of_entry(rig: &RigEntry, humanoid_clip: bool) -> ChosenRig {
     names.extend(rig.tos.iter().map(|(&hash, path)| (hash, path.clone())));
     ChosenRig {
         name: rig.name.clone(),
+        index: None,
         skeleton: rig.skeleton.clone(),
         names,
         humanoid: rig.humanoid.clone().filter(|_| humanoid_clip),
@@ -96,6 +102,7 @@ fn placeholder(library: &Library, clip: &ClipData) -> ChosenRig {
     if clip.bindings.iter().any(|b| tos.contains_key(&b.path)) {
         return ChosenRig {
             name: "from the Avatar's paths".into(),
+            index: None,
             skeleton: Skeleton::from_paths(tos.values().map(String::as_str)),
             names: tos,
             humanoid: None,
@@ -114,6 +121,7 @@ fn placeholder(library: &Library, clip: &ClipData) -> ChosenRig {
     };
     ChosenRig {
         name: "placeholder (no rig found)".into(),
+        index: None,
         skeleton,
         names: own,
         humanoid: None,

@@ -43,6 +43,10 @@ pub struct Selection {
     pub goals: bool,
     /// Show a humanoid clip's body position (centre of mass) and orientation.
     pub body: bool,
+    /// Draw the rig's meshes.
+    pub meshes: bool,
+    /// Draw the skeleton over them.
+    pub skeleton: bool,
     /// Set when the scene must be rebuilt.
     pub dirty: bool,
 }
@@ -59,6 +63,8 @@ impl Default for Selection {
             rig: None,
             goals: true,
             body: true,
+            meshes: true,
+            skeleton: true,
             dirty: false,
         }
     }
@@ -72,6 +78,8 @@ pub struct SceneState {
     pub skeleton: Option<Skeleton>,
     /// Where the rig came from, for the panel.
     pub rig_name: String,
+    /// The rig's index in the rig workspace's rigs; `None` for a rig built from paths.
+    pub rig_index: Option<usize>,
     pub unmatched: Vec<Unmatched>,
     /// The humanoid avatar posing the clip (a humanoid clip on a humanoid rig).
     pub humanoid: Option<Arc<HumanoidRig>>,
@@ -161,6 +169,7 @@ pub fn rebuild_scene(
         clip: Some(loaded.data),
         skeleton: Some(rig.skeleton),
         rig_name: rig.name,
+        rig_index: rig.index,
         frames: 0,
     };
 }

@@ -84,6 +84,8 @@ pub fn rig_panel(
     ui.horizontal(|ui| {
         ui.checkbox(&mut selection.labels, "names");
         ui.checkbox(&mut selection.root_motion, "root motion");
+        ui.checkbox(&mut selection.meshes, "meshes");
+        ui.checkbox(&mut selection.skeleton, "skeleton");
     });
     if scene.humanoid.is_some() {
         ui.horizontal(|ui| {
