@@ -85,6 +85,10 @@ pub fn muscle_angle(u: f64, min: f64, max: f64) -> f64 {
 /// The half-angle tangent of an axis angle, clamped short of ±90° and signed by `sgn`.
 pub fn half_tangent(angle: f64, sgn: f64) -> f64 {
     const EDGE: f64 = std::f64::consts::FRAC_PI_2 - 1e-6;
+    if angle == 0.0 {
+        // A locked axis or a muscle at rest: most axes of a frame, and tan is costly.
+        return 0.0;
+    }
     let t = (angle / 2.0).clamp(-EDGE, EDGE).tan();
     if sgn < 0.0 { -t } else { t }
 }

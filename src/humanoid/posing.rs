@@ -1,11 +1,15 @@
 //! Posing a [`HumanoidRig`] from a [`HumanPose`] (`humanoid.md` §3.7): muscles to local
 //! rotations, twist distribution, the Hips from the body frame, then write-back to the
-//! skeleton's joints. No allocation: per-node scratch lives on the stack.
+//! skeleton's joints. No allocation once warm: per-node scratch is kept per thread, sized to
+//! the rig (clearing a stack array sized for the largest rig cost more than the posing).
+
+use std::cell::RefCell;
 
 use super::body::{self, centre_of_mass};
 use super::math::{Q, Trs, V3};
 use super::pose::{Goal, HumanPose};
 use super::rig::{HumanoidRig, JointLocal, MAX_HUMAN_NODES};
+
 use super::twist;
 use crate::avatar::HumanBone;
 
@@ -23,19 +27,44 @@ impl Default for PoseOptions {
     }
 }
 
+/// Per-node buffers posing reuses.
+#[derive(Default)]
+struct Scratch {
+    local: Vec<Q>,
+    world: Vec<Trs>,
+    p: Vec<V3>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
 impl HumanoidRig {
     /// Writes the local transform (Unity space) of every skeleton joint for `pose` into
     /// `out` (one entry per joint; extra entries are left alone). Human bones are posed;
     /// non-human nodes inside the human skeleton take the avatar's T-pose; every other
     /// joint keeps the rig's rest transform.
     pub fn pose(&self, pose: &HumanPose, options: &PoseOptions, out: &mut [JointLocal]) {
-        let mut local = [Q::IDENTITY; MAX_HUMAN_NODES];
-        self.local_rotations(pose, &mut local);
-        let hips = self.solve_hips(pose, options, &local);
+        SCRATCH.with_borrow_mut(|scratch| self.pose_with(pose, options, out, scratch));
+    }
+
+    fn pose_with(
+        &self,
+        pose: &HumanPose,
+        options: &PoseOptions,
+        out: &mut [JointLocal],
+        scratch: &mut Scratch,
+    ) {
+        let local = &mut scratch.local;
+        local.clear();
+        local.resize(self.nodes.len(), Q::IDENTITY);
+        self.local_rotations(pose, local);
+        let (com, q_p) = self.provisional_body(local, &mut scratch.world, &mut scratch.p);
+        let hips = self.solve_hips(pose, options, com, q_p);
         for (o, base) in out.iter_mut().zip(&self.base) {
             *o = *base;
         }
-        for (h, (node, q)) in self.nodes.iter().zip(&local).enumerate().skip(1) {
+        for (h, (node, q)) in self.nodes.iter().zip(local.iter()).enumerate().skip(1) {
             let Some(slot) = node.joint.and_then(|j| out.get_mut(j)) else {
                 continue;
             };
@@ -52,7 +81,7 @@ impl HumanoidRig {
 
     /// Muscles to local rotations (§3.2–3.3), then TwistSolve (§3.6). Nodes without
     /// muscles keep their T-pose rotation; muscles without a mapped bone are ignored.
-    fn local_rotations(&self, pose: &HumanPose, local: &mut [Q; MAX_HUMAN_NODES]) {
+    fn local_rotations(&self, pose: &HumanPose, local: &mut [Q]) {
         for (q, node) in local.iter_mut().zip(&self.nodes) {
             *q = node.tpose.q;
         }
@@ -85,8 +114,7 @@ impl HumanoidRig {
     }
 
     /// The Hips' local transform that places the body frame as the pose says (§4.4).
-    fn solve_hips(&self, pose: &HumanPose, options: &PoseOptions, local: &[Q]) -> Trs {
-        let (com, q_p) = self.provisional_body(local);
+    fn solve_hips(&self, pose: &HumanPose, options: &PoseOptions, com: V3, q_p: Q) -> Trs {
         let frame = body::body_frame(pose.root_t, pose.root_q, self.scale, options.root_motion);
         let (t, q) = body::solve_hips(frame.t, frame.q, self.body_q_tpose, com, q_p);
         let tpose = self.nodes.get(self.hips).map_or(Trs::IDENTITY, |n| n.tpose);
@@ -103,9 +131,12 @@ impl HumanoidRig {
 
     /// Centre of mass and body orientation of the pose with the Hips at the origin,
     /// unrotated (the provisional FK of §4.4).
-    fn provisional_body(&self, local: &[Q]) -> (V3, Q) {
-        let mut world = [Trs::IDENTITY; MAX_HUMAN_NODES];
-        let mut p = [V3::ZERO; MAX_HUMAN_NODES];
+    fn provisional_body(&self, local: &[Q], world: &mut Vec<Trs>, p: &mut Vec<V3>) -> (V3, Q) {
+        let n = self.nodes.len();
+        world.clear();
+        world.resize(n, Trs::IDENTITY);
+        p.clear();
+        p.resize(n, V3::ZERO);
         let hips_scale = self
             .nodes
             .get(self.hips)
@@ -128,9 +159,8 @@ impl HumanoidRig {
             world[h] = w;
             p[h] = w.t;
         }
-        let n = self.nodes.len();
-        let com = centre_of_mass(&self.parts, &p[..n]);
-        (com, self.orientation.orientation(&p[..n]))
+        let com = centre_of_mass(&self.parts, p);
+        (com, self.orientation.orientation(p))
     }
 
     /// World transforms of every joint relative to the rig root (the root joint's own
