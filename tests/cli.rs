@@ -225,3 +225,13 @@ fn errors_name_the_file_and_use_the_documented_exit_codes() {
     assert_eq!(code, 2, "missing --clip is a usage error");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[cfg(feature = "viewer")]
+#[test]
+fn view_fps_wants_seconds_above_zero() {
+    for bad in ["0", "-1", "soon", "NaN"] {
+        let (code, _, err) = clipscope(&["view", "--fps", bad]);
+        assert_eq!(code, 2, "--fps {bad}");
+        assert!(err.contains("not a number of seconds above zero"), "{err}");
+    }
+}

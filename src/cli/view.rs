@@ -27,6 +27,10 @@ pub struct ViewArgs {
     /// Hide the meshes: the skeleton alone.
     #[arg(long)]
     no_mesh: bool,
+    /// Measure the viewer's speed: once the scene is ready, play for SECONDS with vsync off,
+    /// print the frames a second drawn and exit.
+    #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
+    fps: Option<f32>,
     #[command(flatten)]
     inputs: Inputs,
 }
@@ -44,8 +48,17 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),
         no_mesh: args.no_mesh,
+        fps: args.fps,
     };
     exit_code(viewer::run(options))
+}
+
+/// A finite number of seconds above zero.
+fn positive_seconds(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a number of seconds above zero")),
+    }
 }
 
 fn exit_code(exit: AppExit) -> ExitCode {

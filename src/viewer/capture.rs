@@ -11,7 +11,7 @@ use super::scene::SceneState;
 use crate::plugin::RigJoint;
 
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
-const WARMUP_FRAMES: u32 = 120;
+pub const WARMUP_FRAMES: u32 = 120;
 
 /// Requests the screenshot once the scene has been shown long enough.
 pub fn capture_when_ready(

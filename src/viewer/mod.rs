@@ -7,6 +7,7 @@
 mod camera;
 mod capture;
 mod draw;
+mod fps;
 mod input;
 mod load;
 mod markers;
@@ -18,7 +19,7 @@ mod ui;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
+use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
 use crate::plugin::ClipscopePlugin;
@@ -39,6 +40,8 @@ pub struct ViewerOptions {
     pub unity_version: Option<String>,
     /// Hide the meshes (the rig panel can show them again).
     pub no_mesh: bool,
+    /// Measure the frames a second over this many seconds (vsync off), print and exit.
+    pub fps: Option<f32>,
 }
 
 /// Runs the viewer until its window closes.
@@ -52,6 +55,12 @@ pub fn run(options: ViewerOptions) -> AppExit {
         primary_window: Some(Window {
             title,
             resolution: WindowResolution::new(1280, 800),
+            // Measuring: as many frames as the machine draws, not the display's rate.
+            present_mode: if options.fps.is_some() {
+                PresentMode::AutoNoVsync
+            } else {
+                PresentMode::AutoVsync
+            },
             ..default()
         }),
         ..default()
@@ -63,6 +72,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .init_resource::<scene::SceneState>()
     .init_resource::<camera::OrbitCamera>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
+    .add_systems(PostStartup, camera::no_msaa_on_software)
     .add_systems(
         Update,
         (
@@ -90,6 +100,9 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .add_systems(EguiPrimaryContextPass, ui::panels);
     if options.screenshot.is_some() {
         app.add_systems(Update, capture::capture_when_ready);
+    }
+    if options.fps.is_some() {
+        app.add_systems(Update, fps::measure_fps);
     }
     app.run()
 }
