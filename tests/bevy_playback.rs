@@ -384,22 +384,15 @@ fn events_fire_when_the_playhead_crosses_them() {
     );
 }
 
-#[test]
-fn the_asset_loader_yields_clips_and_rigs() {
-    let Some(path) = common::data("binary/duckhunted/WebPlayer.unity3d") else {
-        return;
-    };
+/// An app whose default asset source holds the file at `path` as `name`, and the handle of
+/// `name` loaded through the plugin's loader (waiting up to 400 frames).
+fn load_from_memory(path: &Path, name: &str) -> (App, Handle<UnityFile>) {
     let dir = Dir::default();
-    dir.insert_asset(Path::new("duck.unity3d"), std::fs::read(path).unwrap());
-    let reader_dir = dir.clone();
+    dir.insert_asset(Path::new(name), std::fs::read(path).unwrap());
     let mut app = App::new();
     app.register_asset_source(
         AssetSourceId::Default,
-        AssetSourceBuilder::new(move || {
-            Box::new(MemoryAssetReader {
-                root: reader_dir.clone(),
-            })
-        }),
+        AssetSourceBuilder::new(move || Box::new(MemoryAssetReader { root: dir.clone() })),
     )
     .add_plugins((
         MinimalPlugins,
@@ -407,8 +400,8 @@ fn the_asset_loader_yields_clips_and_rigs() {
         AnimationPlugin,
         ClipscopePlugin,
     ));
-    let handle: Handle<UnityFile> = app.world().resource::<AssetServer>().load("duck.unity3d");
-    for _ in 0..200 {
+    let handle: Handle<UnityFile> = app.world().resource::<AssetServer>().load(name.to_owned());
+    for _ in 0..400 {
         if app
             .world()
             .resource::<AssetServer>()
@@ -419,6 +412,15 @@ fn the_asset_loader_yields_clips_and_rigs() {
         app.update();
         std::thread::sleep(Duration::from_millis(5));
     }
+    (app, handle)
+}
+
+#[test]
+fn the_asset_loader_yields_clips_and_rigs() {
+    let Some(path) = common::data("binary/duckhunted/WebPlayer.unity3d") else {
+        return;
+    };
+    let (app, handle) = load_from_memory(&path, "duck.unity3d");
     let files = app.world().resource::<Assets<UnityFile>>();
     let file = files.get(&handle).expect("loaded");
     let labels: Vec<&str> = file.clips.iter().map(|c| c.label.as_str()).collect();

@@ -364,31 +364,7 @@ fn the_asset_loader_gives_humanoid_rigs_their_avatar() {
     let Some(path) = common::data("binary/wetboys_plateupemotesapi/morbman") else {
         return;
     };
-    let dir = Dir::default();
-    dir.insert_asset(Path::new("morbman.bundle"), std::fs::read(path).unwrap());
-    let mut app = App::new();
-    app.register_asset_source(
-        AssetSourceId::Default,
-        AssetSourceBuilder::new(move || Box::new(MemoryAssetReader { root: dir.clone() })),
-    )
-    .add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        AnimationPlugin,
-        ClipscopePlugin,
-    ));
-    let handle: Handle<UnityFile> = app.world().resource::<AssetServer>().load("morbman.bundle");
-    for _ in 0..400 {
-        if app
-            .world()
-            .resource::<AssetServer>()
-            .is_loaded_with_dependencies(&handle)
-        {
-            break;
-        }
-        app.update();
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let (mut app, handle) = load_from_memory(&path, "morbman.bundle");
     let file = app.world().resource::<Assets<UnityFile>>().get(&handle);
     let (_, rig) = file.expect("loaded").rigs[0].clone();
     let rig = app
