@@ -2,6 +2,7 @@
 //! 2 usage.
 
 mod check;
+mod export;
 mod list;
 mod pose;
 mod progress;
@@ -38,6 +39,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
     Texture(texture::TextureArgs),
+    /// Export a rig, its meshes and its clips as glTF 2.0 (.glb), with a fidelity report.
+    Export(export::ExportArgs),
     /// Open files or folders in the viewer (drop more onto its window).
     #[cfg(feature = "viewer")]
     View(view::ViewArgs),
@@ -163,6 +166,7 @@ pub fn run() -> ExitCode {
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
+        Some(Command::Export(args)) => export::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
         None => no_command(),

@@ -1,0 +1,250 @@
+//! `clipscope export`: a rig, its meshes and the clips that play on it as one glTF 2.0
+//! binary (`.glb`), with a fidelity report of the measured error per clip.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clipscope::Workspace;
+use clipscope::check::pick_rig;
+use clipscope::export::{ExportClip, ExportOptions, ExportRig, Mode, clips_playing_on, export};
+
+use super::Inputs;
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// Unity files or folders holding the rig and the clips.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Name of the rig (an Animator's or Animation's GameObject). Without it: the rig `pose`
+    /// would pick for the first --clip, else the rig most clips play on.
+    #[arg(long)]
+    rig: Option<String>,
+    /// Path id of the rig's component, when several rigs share the name.
+    #[arg(long, allow_negative_numbers = true)]
+    rig_path_id: Option<i64>,
+    /// A clip to export (repeatable). Without it: every clip that plays on the rig (its
+    /// own, generic clips matching its paths, every humanoid clip on a humanoid rig).
+    #[arg(long = "clip", value_name = "NAME")]
+    clips: Vec<String>,
+    /// linear: sampled and reduced keys every glTF player plays alike; exact: Unity's
+    /// Hermite curves as CUBICSPLINE where a channel allows (Blender drops cubic tangents:
+    /// use linear there).
+    #[arg(long, default_value = "linear", value_parser = ["linear", "exact"])]
+    mode: String,
+    /// Sampling rate of linear channels (default: each clip's own sample rate). Source key
+    /// times are always sampled too.
+    #[arg(long)]
+    fps: Option<f32>,
+    /// Leave the meshes (and materials and textures) out.
+    #[arg(long)]
+    no_mesh: bool,
+    /// Keep humanoid bodies over the origin, facing forward.
+    #[arg(long)]
+    no_root_motion: bool,
+    /// The .glb to write.
+    #[arg(short = 'o', long = "output", value_name = "OUT.glb")]
+    output: PathBuf,
+    /// Also write the fidelity report as JSON.
+    #[arg(long, value_name = "REPORT.json")]
+    report: Option<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
+}
+
+pub fn run(args: &ExportArgs) -> ExitCode {
+    if args.fps.is_some_and(|f| !(f > 0.0 && f.is_finite())) {
+        eprintln!("error: --fps must be a positive number");
+        return ExitCode::from(2);
+    }
+    let ws = args.inputs.open(&args.paths);
+    for w in &ws.warnings {
+        eprintln!("warning: {w}");
+    }
+    for e in &ws.errors {
+        eprintln!("error: {e}");
+    }
+    let clips = match named_clips(&ws, &args.clips) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let rig = match choose_rig(&ws, args, &clips) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let clips = match (&rig, args.clips.is_empty()) {
+        (Some(index), true) => clips_playing_on(&ws, *index),
+        (None, true) => ws
+            .clips
+            .iter()
+            .filter_map(|e| {
+                e.data
+                    .as_ref()
+                    .ok()
+                    .map(|clip| ExportClip { at: e.at, clip })
+            })
+            .collect(),
+        _ => clips,
+    };
+    if clips.is_empty() {
+        eprintln!("error: no clip to export (none decoded, or none plays on the rig)");
+        return ExitCode::from(1);
+    }
+    let target = match rig {
+        Some(i) => ExportRig::of(&ws.rigs[i]),
+        None => {
+            eprintln!(
+                "warning: no rig in the files fits the clip: joints stand in for its bound paths"
+            );
+            ExportRig::stand_in(&ws, &clips)
+        }
+    };
+    let options = ExportOptions {
+        mode: if args.mode == "exact" {
+            Mode::Exact
+        } else {
+            Mode::Linear
+        },
+        fps: args.fps,
+        meshes: !args.no_mesh,
+        root_motion: !args.no_root_motion,
+    };
+    let exported = match export(&ws, &target, &clips, &options) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let mut report = exported.report;
+    report.file = args
+        .paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    for w in &report.warnings {
+        eprintln!("warning: {w}");
+    }
+    if report.clips.is_empty() {
+        eprintln!("error: no clip could be exported");
+        return ExitCode::from(1);
+    }
+    if let Err(e) = std::fs::write(&args.output, &exported.glb) {
+        eprintln!("error: writing {}: {e}", args.output.display());
+        return ExitCode::from(1);
+    }
+    for clip in &report.clips {
+        println!("{}", clip.summary());
+    }
+    println!(
+        "wrote {} ({} bytes): rig {}, {} clips, {} meshes",
+        args.output.display(),
+        exported.glb.len(),
+        if report.rig.is_empty() {
+            "(stand-in)"
+        } else {
+            &report.rig
+        },
+        report.clips.len(),
+        report.meshes.len()
+    );
+    if let Some(path) = &args.report {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default();
+        if let Err(e) = std::fs::write(path, text) {
+            eprintln!("error: writing {}: {e}", path.display());
+            return ExitCode::from(1);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// The decoded clips named by `--clip` (all of them when several share a name), or exit
+/// code 2 when a name matches none.
+fn named_clips<'a>(ws: &'a Workspace, names: &[String]) -> Result<Vec<ExportClip<'a>>, ExitCode> {
+    let mut out = Vec::new();
+    for name in names {
+        let found: Vec<_> = ws.clips.iter().filter(|c| &c.name == name).collect();
+        if found.is_empty() {
+            eprintln!("error: no clip named {name:?}");
+            let all: Vec<&str> = ws.clips.iter().map(|c| c.name.as_str()).collect();
+            if !all.is_empty() {
+                eprintln!("clips there: {}", all.join(", "));
+            }
+            return Err(ExitCode::from(2));
+        }
+        for entry in found {
+            match &entry.data {
+                Ok(clip) => out.push(ExportClip { at: entry.at, clip }),
+                Err(e) => eprintln!("warning: clip {name}: {e}; skipped"),
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The rig's index: `--rig` (and `--rig-path-id`), else the rig `pose` picks for the first
+/// named clip, else the rig most clips are picked for. `None`: no rig fits (stand-ins).
+fn choose_rig(
+    ws: &Workspace,
+    args: &ExportArgs,
+    clips: &[ExportClip<'_>],
+) -> Result<Option<usize>, ExitCode> {
+    if let Some(name) = &args.rig {
+        let found: Vec<usize> = (0..ws.rigs.len())
+            .filter(|&i| &ws.rigs[i].name == name)
+            .filter(|&i| {
+                args.rig_path_id
+                    .is_none_or(|id| ws.rigs[i].at.path_id == id)
+            })
+            .collect();
+        return match found.as_slice() {
+            [one] => Ok(Some(*one)),
+            [] => {
+                eprintln!("error: no rig named {name:?}");
+                let names: Vec<&str> = ws.rigs.iter().map(|r| r.name.as_str()).collect();
+                if !names.is_empty() {
+                    eprintln!("rigs there: {}", names.join(", "));
+                }
+                Err(ExitCode::from(if ws.rigs.is_empty() { 1 } else { 2 }))
+            }
+            many => {
+                eprintln!(
+                    "error: {} rigs are named {name:?}; pick one with --rig-path-id:",
+                    many.len()
+                );
+                for &i in many {
+                    eprintln!("  --rig-path-id {}", ws.rigs[i].at.path_id);
+                }
+                Err(ExitCode::from(2))
+            }
+        };
+    }
+    if let Some(id) = args.rig_path_id {
+        return match ws.rigs.iter().position(|r| r.at.path_id == id) {
+            Some(i) => Ok(Some(i)),
+            None => {
+                eprintln!("error: no rig with path id {id}");
+                Err(ExitCode::from(2))
+            }
+        };
+    }
+    if let Some(first) = clips.first() {
+        return Ok(pick_rig(&ws.rigs, first.at, first.clip).map(|(i, _)| i));
+    }
+    let mut votes = vec![0usize; ws.rigs.len()];
+    for entry in &ws.clips {
+        if let Ok(clip) = &entry.data
+            && let Some((i, _)) = pick_rig(&ws.rigs, entry.at, clip)
+        {
+            votes[i] += 1;
+        }
+    }
+    let best = (0..votes.len())
+        .filter(|&i| votes[i] > 0)
+        .max_by_key(|&i| (votes[i], std::cmp::Reverse(i)));
+    if ws.rigs.is_empty() && ws.clips.iter().all(|c| c.data.is_err()) {
+        eprintln!("error: no rig and no clip in the files");
+        return Err(ExitCode::from(1));
+    }
+    Ok(best)
+}

@@ -1,0 +1,222 @@
+//! glTF's own rules for evaluating an animation sampler (glTF 2.0 §3.11, Appendix C):
+//! LINEAR (lerp; slerp for rotations), STEP and CUBICSPLINE (Hermite with tangents scaled
+//! by the key interval; rotations normalised). Used to measure what was written and, in
+//! tests, what was read back.
+
+/// What a channel animates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Path {
+    Translation,
+    Rotation,
+    Scale,
+    Weights,
+}
+
+/// A sampler's interpolation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interpolation {
+    Linear,
+    Step,
+    CubicSpline,
+}
+
+/// A sampler's keys: `times`, and per key `width` floats (three groups of `width` per key
+/// for CUBICSPLINE: in-tangent, value, out-tangent).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Keys {
+    pub interpolation: Interpolation,
+    pub times: Vec<f32>,
+    pub values: Vec<f32>,
+    pub width: usize,
+}
+
+impl Keys {
+    /// The value of key `k`.
+    pub fn value(&self, k: usize) -> &[f32] {
+        let w = self.width;
+        match self.interpolation {
+            Interpolation::CubicSpline => &self.values[(3 * k + 1) * w..(3 * k + 2) * w],
+            _ => &self.values[k * w..(k + 1) * w],
+        }
+    }
+
+    fn tangent(&self, k: usize, out: bool) -> &[f32] {
+        let w = self.width;
+        let group = 3 * k + if out { 2 } else { 0 };
+        &self.values[group * w..(group + 1) * w]
+    }
+
+    /// The sampler's output at time `t` (clamped to the first and last key), for a channel
+    /// of `path`.
+    pub fn evaluate(&self, path: Path, t: f32) -> Vec<f32> {
+        let n = self.times.len();
+        if n == 0 {
+            return vec![0.0; self.width];
+        }
+        if t <= self.times[0] || n == 1 {
+            return self.value(0).to_vec();
+        }
+        if t >= self.times[n - 1] {
+            return self.value(n - 1).to_vec();
+        }
+        // The last key at or before t.
+        let k = self.times.partition_point(|&x| x <= t) - 1;
+        let (t0, t1) = (self.times[k], self.times[k + 1]);
+        let dt = t1 - t0;
+        let s = if dt > 0.0 { (t - t0) / dt } else { 0.0 };
+        let rotation = path == Path::Rotation;
+        match self.interpolation {
+            Interpolation::Step => self.value(k).to_vec(),
+            Interpolation::Linear if rotation => {
+                let a: [f32; 4] = self.value(k).try_into().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+                let b: [f32; 4] = self.value(k + 1).try_into().unwrap_or(a);
+                slerp(a, b, s).to_vec()
+            }
+            Interpolation::Linear => {
+                let (a, b) = (self.value(k), self.value(k + 1));
+                a.iter().zip(b).map(|(a, b)| a + (b - a) * s).collect()
+            }
+            Interpolation::CubicSpline => {
+                let (s2, s3) = (s * s, s * s * s);
+                let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+                let h10 = s3 - 2.0 * s2 + s;
+                let h01 = -2.0 * s3 + 3.0 * s2;
+                let h11 = s3 - s2;
+                let (p0, m0) = (self.value(k), self.tangent(k, true));
+                let (p1, m1) = (self.value(k + 1), self.tangent(k + 1, false));
+                let v: Vec<f32> = (0..self.width)
+                    .map(|i| h00 * p0[i] + h10 * dt * m0[i] + h01 * p1[i] + h11 * dt * m1[i])
+                    .collect();
+                if rotation { normalize(v) } else { v }
+            }
+        }
+    }
+}
+
+fn normalize(v: Vec<f32>) -> Vec<f32> {
+    let len = v.iter().map(|c| c * c).sum::<f32>().sqrt();
+    if len > 0.0 && len.is_finite() {
+        v.into_iter().map(|c| c / len).collect()
+    } else {
+        v
+    }
+}
+
+/// Spherical interpolation along the shorter arc (what glTF viewers and Bevy do).
+pub fn slerp(a: [f32; 4], b: [f32; 4], s: f32) -> [f32; 4] {
+    let mut d: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+    let b = if d < 0.0 {
+        d = -d;
+        b.map(|c| -c)
+    } else {
+        b
+    };
+    if d > 0.9995 {
+        let v: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + (y - x) * s).collect();
+        return normalize(v).try_into().unwrap_or(a);
+    }
+    let theta = d.min(1.0).acos();
+    let sin = theta.sin();
+    let wa = ((1.0 - s) * theta).sin() / sin;
+    let wb = (s * theta).sin() / sin;
+    std::array::from_fn(|i| wa * a[i] + wb * b[i])
+}
+
+/// The angle (radians) between two rotations given as quaternions of any length:
+/// `4·atan2(|a − b|, |a + b|)` for unit `a`, `b` on one hemisphere, which (unlike `acos` of
+/// the dot product) keeps its precision near 0.
+pub fn angle_between(a: &[f32], b: &[f32]) -> f32 {
+    let unit = |q: &[f32]| -> Option<Vec<f64>> {
+        let len = q.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt();
+        (len > 0.0 && len.is_finite()).then(|| q.iter().map(|&c| f64::from(c) / len).collect())
+    };
+    let (Some(a), Some(b)) = (unit(a), unit(b)) else {
+        return if a == b { 0.0 } else { std::f32::consts::PI };
+    };
+    let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let norm = |f: &dyn Fn(f64, f64) -> f64| {
+        a.iter()
+            .zip(&b)
+            .map(|(x, y)| f(*x, sign * y).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let minus = norm(&|x, y| x - y);
+    let plus = norm(&|x, y| x + y);
+    (4.0 * minus.atan2(plus)) as f32
+}
+
+/// The largest per-component difference.
+pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
+}
+
+/// The distance between two points.
+pub fn distance(a: &[f32], b: &[f32]) -> f32 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f32>()
+        .sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(interpolation: Interpolation, times: Vec<f32>, values: Vec<f32>) -> Keys {
+        Keys {
+            interpolation,
+            times,
+            values,
+            width: 1,
+        }
+    }
+
+    #[test]
+    fn linear_step_and_clamping() {
+        let k = keys(Interpolation::Linear, vec![1.0, 3.0], vec![2.0, 6.0]);
+        assert_eq!(k.evaluate(Path::Weights, 0.0), [2.0]);
+        assert_eq!(k.evaluate(Path::Weights, 2.0), [4.0]);
+        assert_eq!(k.evaluate(Path::Weights, 9.0), [6.0]);
+        let s = keys(Interpolation::Step, vec![1.0, 3.0], vec![2.0, 6.0]);
+        assert_eq!(s.evaluate(Path::Weights, 2.9), [2.0]);
+        assert_eq!(s.evaluate(Path::Weights, 3.0), [6.0]);
+    }
+
+    #[test]
+    fn cubic_spline_reproduces_a_cubic_from_its_values_and_slopes() {
+        // v(t) = t³ on [0, 2]: v' = 3t².
+        let v = |t: f32| t * t * t;
+        let d = |t: f32| 3.0 * t * t;
+        let k = keys(
+            Interpolation::CubicSpline,
+            vec![0.0, 2.0],
+            vec![d(0.0), v(0.0), d(0.0), d(2.0), v(2.0), d(2.0)],
+        );
+        for t in [0.3f32, 1.0, 1.7] {
+            let got = k.evaluate(Path::Weights, t)[0];
+            assert!((got - v(t)).abs() < 1e-5, "{t}: {got}");
+        }
+    }
+
+    #[test]
+    fn slerp_halfway_between_identity_and_a_quarter_turn_is_an_eighth() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let q = slerp([0.0, 0.0, 0.0, 1.0], [0.0, h, 0.0, h], 0.5);
+        let angle = angle_between(&q, &[0.0, 0.0, 0.0, 1.0]);
+        assert!(
+            (angle - std::f32::consts::FRAC_PI_4).abs() < 1e-6,
+            "{angle}"
+        );
+        // Antipodal quaternions are one rotation; a quaternion is at 0 from itself even
+        // where f32 rounding of the dot product would give an angle near 1e-3.
+        assert!(angle_between(&q, &q.map(|c| -c)) < 1e-6);
+        let r = [0.16801623, 0.0007183034, 0.62189394, 0.7648646];
+        assert_eq!(angle_between(&r, &r), 0.0);
+    }
+}

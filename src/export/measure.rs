@@ -1,0 +1,131 @@
+//! The fidelity of written channels, measured: each channel evaluated by glTF's rules on a
+//! dense grid (eight samples per source frame, every source key time and the stop) against
+//! clipscope's exact evaluation of the same joint or mesh. Joints the clip moves but no
+//! channel carries count too (a loader leaves them at rest).
+
+use super::bindings::key_times;
+use super::channels::Channel;
+use super::evaluate::{Path, angle_between, distance, max_abs_diff};
+use super::source::{Frame, Source};
+
+/// The largest errors of one clip, by kind, and where the worst (relative to its
+/// tolerance) was.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Errors {
+    pub rotation: f32,
+    pub translation: f32,
+    pub scale: f32,
+    pub weight: f32,
+    /// (joint or mesh node, clip time, what), at the largest error relative to tolerance.
+    pub worst: Option<(usize, f32, Path)>,
+    worst_ratio: f32,
+}
+
+impl Errors {
+    fn add(&mut self, node: usize, t: f32, path: Path, error: f32, tolerance: f32) {
+        let slot = match path {
+            Path::Rotation => &mut self.rotation,
+            Path::Translation => &mut self.translation,
+            Path::Scale => &mut self.scale,
+            Path::Weights => &mut self.weight,
+        };
+        let error = if error.is_nan() { f32::INFINITY } else { error };
+        *slot = slot.max(error);
+        let ratio = error / tolerance.max(f32::MIN_POSITIVE);
+        if ratio > self.worst_ratio {
+            self.worst_ratio = ratio;
+            self.worst = Some((node, t, path));
+        }
+    }
+}
+
+/// Grid samples per frame of the source (or of the export rate, when higher): the
+/// midpoints of the linear samples are on it, where their error peaks.
+pub const PER_FRAME: f64 = 8.0;
+
+/// The grid: [`PER_FRAME`] samples per frame of the clip's rate or `rate` (the higher),
+/// every key time of the used curves, the stop.
+pub fn grid(source: &Source<'_>, rate: f32) -> Vec<f32> {
+    let clip = source.clip;
+    let (start, stop) = (clip.start, clip.stop.max(clip.start));
+    let own = if clip.sample_rate > 0.0 && clip.sample_rate.is_finite() {
+        clip.sample_rate
+    } else {
+        30.0
+    };
+    let rate = f64::from(own.max(rate).min(1000.0)) * PER_FRAME;
+    let n = (f64::from(stop - start) * rate)
+        .ceil()
+        .min(super::channels::MAX_SAMPLES as f64) as usize;
+    let mut times: Vec<f32> = (0..=n).map(|i| start + (i as f64 / rate) as f32).collect();
+    times.extend(key_times(clip, &source.bound.used_curves));
+    times.push(stop);
+    times.retain(|t| t.is_finite() && *t >= start && *t <= stop);
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
+}
+
+/// The error of `channels` (written for `source`) on the grid. `tolerance(path)` ranks the
+/// worst.
+pub fn measure(
+    source: &Source<'_>,
+    channels: &[Channel],
+    rate: f32,
+    tolerance: impl Fn(Path) -> f32,
+) -> Errors {
+    let rest = source.rest();
+    let mut errors = Errors::default();
+    let start = source.clip.start;
+    let carried = |node: usize, path: Path| {
+        channels
+            .iter()
+            .any(|c| c.node == node && c.path == path && path != Path::Weights)
+    };
+    for t in grid(source, rate) {
+        let frame: Frame = source.frame(t);
+        for c in channels {
+            let written = c.keys.evaluate(c.path, t - start);
+            let exact: Vec<f32> = match c.path {
+                Path::Weights => {
+                    let m = source.morphs.iter().position(|m| m.joint == c.node);
+                    m.and_then(|m| frame.weights.get(m))
+                        .cloned()
+                        .unwrap_or_default()
+                }
+                path => frame
+                    .joints
+                    .get(c.node)
+                    .map(|j| j.part(path).to_vec())
+                    .unwrap_or_default(),
+            };
+            errors.add(
+                c.node,
+                t,
+                c.path,
+                error(c.path, &written, &exact),
+                tolerance(c.path),
+            );
+        }
+        for (j, (now, at_rest)) in frame.joints.iter().zip(&rest).enumerate() {
+            for path in [Path::Translation, Path::Rotation, Path::Scale] {
+                if !carried(j, path) {
+                    let e = error(path, at_rest.part(path), now.part(path));
+                    errors.add(j, t, path, e, tolerance(path));
+                }
+            }
+        }
+    }
+    errors
+}
+
+fn error(path: Path, written: &[f32], exact: &[f32]) -> f32 {
+    if written.len() != exact.len() {
+        return f32::INFINITY;
+    }
+    match path {
+        Path::Rotation => angle_between(written, exact),
+        Path::Translation => distance(written, exact),
+        Path::Scale | Path::Weights => max_abs_diff(written, exact),
+    }
+}

@@ -1,0 +1,340 @@
+//! glTF 2.0 export: a rig's joints as a node tree, its meshes (skins, morph targets,
+//! base-colour materials with embedded PNG textures) and one animation per clip, written as
+//! one `.glb`, with a [`Report`] of the measured error of every clip.
+//!
+//! Unity's data is mirrored once, here, into glTF's right-handed space ([`space`]: X
+//! mirrored, Y up). Clips are evaluated by clipscope's own exact code (humanoid clips baked
+//! through the public pose API, [`crate::pose::ClipPoser`]), written as linear (sampled and
+//! reduced), STEP or CUBICSPLINE channels, and the written channels are evaluated back by
+//! glTF's rules on a dense grid to measure the error. Nothing here depends on Bevy.
+
+mod animation;
+mod bindings;
+mod channels;
+mod document;
+pub mod evaluate;
+mod glb;
+mod material;
+mod measure;
+mod mesh;
+mod nodes;
+mod reduce;
+mod report;
+mod source;
+pub mod space;
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde_json::json;
+
+pub use bindings::Dropped;
+pub use channels::{Channel, Mode};
+pub use report::{ClipReport, MeshReport, Report, Worst};
+
+use crate::check::pick_rig;
+use crate::clip::ClipData;
+use crate::humanoid::{ClipMuscles, HumanoidRig, JointLocal};
+use crate::rig::Skeleton;
+use crate::workspace::{ObjectRef, RendererEntry, RigEntry, Workspace};
+use channels::Tolerance;
+use document::Document;
+use evaluate::Path;
+use source::Source;
+
+/// How to export.
+#[derive(Clone, Copy, Debug)]
+pub struct ExportOptions {
+    pub mode: Mode,
+    /// Sampling rate of linear channels; `None`: each clip's own sample rate.
+    pub fps: Option<f32>,
+    /// Write the rig's meshes.
+    pub meshes: bool,
+    /// Humanoid clips move and turn the body (off: it stays over the origin).
+    pub root_motion: bool,
+}
+
+impl Default for ExportOptions {
+    fn default() -> ExportOptions {
+        ExportOptions {
+            mode: Mode::Linear,
+            fps: None,
+            meshes: true,
+            root_motion: true,
+        }
+    }
+}
+
+/// The rig exported: a workspace rig, or joints standing in for a clip's paths.
+pub struct ExportRig<'a> {
+    pub name: String,
+    pub skeleton: Cow<'a, Skeleton>,
+    pub humanoid: Option<&'a HumanoidRig>,
+    pub renderers: &'a [RendererEntry],
+}
+
+impl<'a> ExportRig<'a> {
+    /// A rig of the workspace.
+    pub fn of(rig: &'a RigEntry) -> ExportRig<'a> {
+        ExportRig {
+            name: rig.name.clone(),
+            skeleton: Cow::Borrowed(&rig.skeleton),
+            humanoid: rig.humanoid.as_deref(),
+            renderers: &rig.renderers,
+        }
+    }
+
+    /// Joints standing in for the clips' bound paths under one root (as `pose` does when
+    /// no rig fits): named by path where an Avatar knows it, else by hash.
+    pub fn stand_in(ws: &Workspace, clips: &[ExportClip<'_>]) -> ExportRig<'a> {
+        let names = ws
+            .rigs
+            .iter()
+            .flat_map(|r| r.tos.iter().map(|(&h, p)| (h, p.clone())))
+            .collect();
+        let paths = clips.iter().flat_map(|c| {
+            c.clip
+                .bindings
+                .iter()
+                .filter(|b| b.is_transform())
+                .map(|b| b.path)
+        });
+        let mut skeleton = Skeleton::placeholder(paths, &names);
+        // A stand-in whose path is unknown is named by its hash only.
+        for j in skeleton.joints.iter_mut().skip(1) {
+            if j.path.is_empty() {
+                j.name.clear();
+            }
+        }
+        ExportRig {
+            name: String::new(),
+            skeleton: Cow::Owned(skeleton),
+            humanoid: None,
+            renderers: &[],
+        }
+    }
+}
+
+/// A clip to export.
+#[derive(Clone, Copy)]
+pub struct ExportClip<'a> {
+    pub at: ObjectRef,
+    pub clip: &'a ClipData,
+}
+
+/// The written file and its report.
+pub struct Exported {
+    pub glb: Vec<u8>,
+    pub report: Report,
+}
+
+/// Why nothing could be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("writing the glTF JSON: {0}")]
+    Json(String),
+}
+
+/// The clips of `ws` that play on rig `index` (as the viewer lists them): the rig's own,
+/// every humanoid clip when it is humanoid, and every other clip the automatic pick puts on
+/// it.
+pub fn clips_playing_on(ws: &Workspace, index: usize) -> Vec<ExportClip<'_>> {
+    let Some(rig) = ws.rigs.get(index) else {
+        return Vec::new();
+    };
+    ws.clips
+        .iter()
+        .filter_map(|entry| {
+            let clip = entry.data.as_ref().ok()?;
+            let humanoid = ClipMuscles::new(clip).is_humanoid();
+            let plays = rig.clips.contains(&entry.at)
+                || (humanoid && rig.humanoid.is_some())
+                || pick_rig(&ws.rigs, entry.at, clip).is_some_and(|(i, _)| i == index);
+            plays.then_some(ExportClip { at: entry.at, clip })
+        })
+        .collect()
+}
+
+/// The rig's height at rest (for the translation tolerance); 1 when it has none.
+fn rig_height(skeleton: &Skeleton) -> f32 {
+    let locals: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
+    let world = crate::pose::world(skeleton, &locals);
+    let ys = world.iter().map(|w| w.t[1]).filter(|y| y.is_finite());
+    let (lo, hi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
+        (l.min(y), h.max(y))
+    });
+    if hi - lo > 1e-3 { hi - lo } else { 1.0 }
+}
+
+/// Exports `rig` with `clips` from `ws`. A clip that cannot be exported is skipped with a
+/// warning in the report.
+pub fn export(
+    ws: &Workspace,
+    rig: &ExportRig<'_>,
+    clips: &[ExportClip<'_>],
+    options: &ExportOptions,
+) -> Result<Exported, ExportError> {
+    let mut doc = Document::default();
+    doc.root.asset.generator = Some(format!("clipscope {}", env!("CARGO_PKG_VERSION")));
+    let skeleton: &Skeleton = &rig.skeleton;
+    nodes::add_joints(&mut doc, skeleton);
+    let mut report = Report {
+        rig: rig.name.clone(),
+        mode: match options.mode {
+            Mode::Linear => "linear",
+            Mode::Exact => "exact",
+        }
+        .into(),
+        ..Report::default()
+    };
+    let meshes = if options.meshes {
+        mesh::add_meshes(
+            &mut doc,
+            ws,
+            rig.renderers,
+            skeleton.joints.len(),
+            &mut report.warnings,
+        )
+    } else {
+        mesh::Meshes::default()
+    };
+    report.meshes = meshes.reports;
+    let height = rig_height(skeleton);
+    let tolerance = Tolerance {
+        rotation: 1e-4,
+        translation: 1e-4 * height,
+        other: 1e-4,
+    };
+    let mut names: HashSet<String> = HashSet::new();
+    for c in clips {
+        match export_clip(
+            &mut doc,
+            rig,
+            c,
+            options,
+            &tolerance,
+            &meshes.morphs,
+            &mut names,
+        ) {
+            Ok(Some(clip_report)) => report.clips.push(clip_report),
+            Ok(None) => report.warnings.push(format!(
+                "clip {}: nothing in it moves this rig; no animation written",
+                c.clip.name
+            )),
+            Err(e) => report
+                .warnings
+                .push(format!("clip {}: {e}; skipped", c.clip.name)),
+        }
+    }
+    let glb = doc
+        .into_glb()
+        .map_err(|e| ExportError::Json(e.to_string()))?;
+    Ok(Exported { glb, report })
+}
+
+fn unique(names: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_string();
+    let mut n = 2;
+    while !names.insert(name.clone()) {
+        name = format!("{base} ({n})");
+        n += 1;
+    }
+    name
+}
+
+fn path_name(path: Path) -> &'static str {
+    match path {
+        Path::Translation => "translation",
+        Path::Rotation => "rotation",
+        Path::Scale => "scale",
+        Path::Weights => "weights",
+    }
+}
+
+fn export_clip(
+    doc: &mut Document,
+    rig: &ExportRig<'_>,
+    c: &ExportClip<'_>,
+    options: &ExportOptions,
+    tolerance: &Tolerance,
+    morphs: &[bindings::MorphNode],
+    names: &mut HashSet<String>,
+) -> Result<Option<ClipReport>, channels::ChannelError> {
+    let clip = c.clip;
+    let skeleton: &Skeleton = &rig.skeleton;
+    let muscles = ClipMuscles::new(clip).is_humanoid();
+    let humanoid = rig.humanoid.filter(|_| muscles);
+    let bound = bindings::bind(clip, skeleton, humanoid, morphs);
+    let source = Source::new(
+        clip,
+        skeleton,
+        humanoid,
+        options.root_motion,
+        &bound,
+        morphs,
+    );
+    let rate = options
+        .fps
+        .or(Some(clip.sample_rate))
+        .filter(|r| *r > 0.0 && r.is_finite())
+        .unwrap_or(30.0)
+        .min(1000.0);
+    let channels = channels::build(&source, options.mode, rate, tolerance)?;
+    if channels.iter().all(|c| c.keys.times.is_empty()) {
+        return Ok(None);
+    }
+    let errors = measure::measure(&source, &channels, rate, |p| tolerance_of(tolerance, p));
+    let name = unique(names, &clip.name);
+    let info = json!({
+        "unity_clip": clip.name, "unity_path_id": c.at.path_id,
+        "start": clip.start, "stop": clip.stop, "wrap": clip.wrap_mode().name(),
+    });
+    animation::add_animation(doc, &name, &info, &channels);
+    let joint_path = |j: usize| {
+        skeleton
+            .joints
+            .get(j)
+            .map(|joint| match (joint.path.as_str(), j) {
+                ("", 0) => "(root)".to_string(),
+                ("", _) => format!("#{:08x}", joint.path_hash),
+                (p, _) => p.to_string(),
+            })
+            .unwrap_or_default()
+    };
+    Ok(Some(ClipReport {
+        name,
+        channels: channels.len(),
+        keys_in: keys_in(clip, &bound.used_curves),
+        keys_out: channels.iter().map(|c| c.keys.times.len()).sum(),
+        max_rotation_error_rad: errors.rotation,
+        max_translation_error: errors.translation,
+        max_scale_error: errors.scale,
+        max_weight_error: errors.weight,
+        worst: errors.worst.map(|(j, time, path)| Worst {
+            joint: joint_path(j),
+            time,
+            what: path_name(path).into(),
+        }),
+        dropped: bound.dropped.clone(),
+    }))
+}
+
+fn tolerance_of(t: &Tolerance, path: Path) -> f32 {
+    match path {
+        Path::Rotation => t.rotation,
+        Path::Translation => t.translation,
+        Path::Scale | Path::Weights => t.other,
+    }
+}
+
+/// Keys (or frames) of the curves the channels carry.
+fn keys_in(clip: &ClipData, used: &[usize]) -> usize {
+    used.iter()
+        .filter_map(|&c| clip.curves.get(c))
+        .map(|c| match &c.curve.shape {
+            crate::curve::CurveShape::Keys(k) => k.len(),
+            crate::curve::CurveShape::Sampled { values, .. } => values.len(),
+            crate::curve::CurveShape::Constant(_) => 1,
+        })
+        .sum()
+}

@@ -1,0 +1,85 @@
+//! The fidelity report: per clip, what was written and the measured error of the written
+//! channels against clipscope's exact evaluation; per mesh, what the format cut; and what
+//! could not be exported.
+
+use serde::Serialize;
+
+use super::bindings::Dropped;
+
+/// Everything `--report` writes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Report {
+    /// The files the workspace was opened from (the CLI fills it in).
+    pub file: String,
+    pub rig: String,
+    /// `linear` or `exact`.
+    pub mode: String,
+    pub clips: Vec<ClipReport>,
+    pub meshes: Vec<MeshReport>,
+    pub warnings: Vec<String>,
+}
+
+/// One exported clip.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClipReport {
+    /// The glTF animation's name (the clip's, made unique).
+    pub name: String,
+    /// Channels written.
+    pub channels: usize,
+    /// Keys (or dense samples) of the source curves the channels carry.
+    pub keys_in: usize,
+    /// Keys written over all channels.
+    pub keys_out: usize,
+    pub max_rotation_error_rad: f32,
+    /// In the rig's units (metres for most rigs).
+    pub max_translation_error: f32,
+    pub max_scale_error: f32,
+    pub max_weight_error: f32,
+    /// Where the largest error relative to its tolerance was.
+    pub worst: Option<Worst>,
+    /// Bindings glTF cannot carry, left out.
+    pub dropped: Vec<Dropped>,
+}
+
+/// Where a clip's worst error was.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Worst {
+    /// The joint's path below the rig's root (a mesh node's, for weights).
+    pub joint: String,
+    /// Clip time in seconds (on the clip's own axis; glTF time is this minus the start).
+    pub time: f32,
+    /// `translation`, `rotation`, `scale` or `weights`.
+    pub what: String,
+}
+
+/// One exported mesh.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MeshReport {
+    pub name: String,
+    pub vertices: usize,
+    /// Influences dropped: a bone index past the mesh's bind poses (or past glTF's four).
+    pub influences_cut: usize,
+    /// In-between blend shape frames left out (each shape keeps its full-weight frame).
+    pub inbetween_frames_dropped: usize,
+}
+
+impl ClipReport {
+    /// The one line the command prints for a clip.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "{}: {} channels, {} -> {} keys, max error {:.2e} rad, {:.2e} translation, {:.2e} scale, {:.2e} weight",
+            self.name,
+            self.channels,
+            self.keys_in,
+            self.keys_out,
+            self.max_rotation_error_rad,
+            self.max_translation_error,
+            self.max_scale_error,
+            self.max_weight_error
+        );
+        if !self.dropped.is_empty() {
+            line.push_str(&format!(", {} bindings dropped", self.dropped.len()));
+        }
+        line
+    }
+}

@@ -1,0 +1,357 @@
+//! glTF export of real Unity files: the written `.glb` parses with the `gltf` crate's
+//! validation, and every channel read back from it, evaluated by glTF's rules, matches
+//! clipscope's own evaluation (mirrored into glTF's space) within the report's stated error.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use clipscope::Workspace;
+use clipscope::export::evaluate::{Interpolation, Keys, Path, angle_between, distance};
+use clipscope::export::{
+    ExportClip, ExportOptions, ExportRig, Exported, Mode, Report, clips_playing_on, export, space,
+};
+use clipscope::humanoid::PoseOptions;
+use clipscope::pose::ClipPoser;
+
+/// Opens shared files, or `None` when the shared data is missing.
+fn open(rels: &[&str]) -> Option<Workspace> {
+    let paths: Option<Vec<PathBuf>> = rels.iter().map(|r| common::data(r)).collect();
+    Some(common::open(&paths?))
+}
+
+fn rig_index(ws: &Workspace, name: &str) -> usize {
+    ws.rigs
+        .iter()
+        .position(|r| r.name == name)
+        .unwrap_or_else(|| panic!("rig {name}"))
+}
+
+/// A channel read back from the file.
+struct ReadChannel {
+    node: usize,
+    path: Path,
+    keys: Keys,
+}
+
+/// Parses the GLB with validation, checks the layout rules, and reads every animation's
+/// channels back, by animation name.
+fn read_back(glb: &[u8]) -> (gltf::Gltf, HashMap<String, Vec<ReadChannel>>) {
+    let gltf = gltf::Gltf::from_slice(glb).expect("the glb parses and validates");
+    // 4-byte alignment of every view, and min/max where glTF requires them.
+    for view in gltf.views() {
+        assert_eq!(
+            view.offset() % 4,
+            0,
+            "buffer view {} misaligned",
+            view.index()
+        );
+    }
+    for mesh in gltf.meshes() {
+        for p in mesh.primitives() {
+            let pos = p.get(&gltf::Semantic::Positions).expect("positions");
+            assert!(
+                pos.min().is_some() && pos.max().is_some(),
+                "POSITION min/max"
+            );
+            for target in p.morph_targets() {
+                let t = target.positions().expect("target positions");
+                assert!(
+                    t.min().is_some() && t.max().is_some(),
+                    "target POSITION min/max"
+                );
+            }
+        }
+    }
+    let blob = gltf.blob.clone().expect("a binary chunk");
+    let mut out = HashMap::new();
+    for anim in gltf.animations() {
+        let mut channels = Vec::new();
+        for ch in anim.channels() {
+            let input = ch.sampler().input();
+            assert!(
+                input.min().is_some() && input.max().is_some(),
+                "input min/max"
+            );
+            let reader = ch.reader(|_| Some(&blob[..]));
+            let times: Vec<f32> = reader.read_inputs().expect("inputs").collect();
+            use gltf::animation::util::ReadOutputs;
+            let (path, values, width): (Path, Vec<f32>, usize) = match reader
+                .read_outputs()
+                .expect("outputs")
+            {
+                ReadOutputs::Translations(v) => (Path::Translation, v.flatten().collect(), 3),
+                ReadOutputs::Rotations(v) => (Path::Rotation, v.into_f32().flatten().collect(), 4),
+                ReadOutputs::Scales(v) => (Path::Scale, v.flatten().collect(), 3),
+                ReadOutputs::MorphTargetWeights(v) => {
+                    let v: Vec<f32> = v.into_f32().collect();
+                    let per_key = if ch.sampler().interpolation()
+                        == gltf::animation::Interpolation::CubicSpline
+                    {
+                        v.len() / (3 * times.len())
+                    } else {
+                        v.len() / times.len()
+                    };
+                    (Path::Weights, v, per_key)
+                }
+            };
+            let interpolation = match ch.sampler().interpolation() {
+                gltf::animation::Interpolation::Linear => Interpolation::Linear,
+                gltf::animation::Interpolation::Step => Interpolation::Step,
+                gltf::animation::Interpolation::CubicSpline => Interpolation::CubicSpline,
+            };
+            channels.push(ReadChannel {
+                node: ch.target().node().index(),
+                path,
+                keys: Keys {
+                    interpolation,
+                    times,
+                    values,
+                    width,
+                },
+            });
+        }
+        out.insert(anim.name().unwrap_or_default().to_string(), channels);
+    }
+    (gltf, out)
+}
+
+/// The report's stated error for a path, plus 1e-5.
+fn allowed(report: &clipscope::export::ClipReport, path: Path) -> f32 {
+    1e-5 + match path {
+        Path::Rotation => report.max_rotation_error_rad,
+        Path::Translation => report.max_translation_error,
+        Path::Scale => report.max_scale_error,
+        Path::Weights => report.max_weight_error,
+    }
+}
+
+/// Exports, reads back, and compares every transform channel at 30 times per clip with the
+/// clip posed by clipscope on the rig (mirrored), within the report's error. Returns the
+/// export for further checks.
+fn round_trip(
+    ws: &Workspace,
+    rig: usize,
+    clips: &[ExportClip<'_>],
+    options: &ExportOptions,
+) -> Exported {
+    let entry = &ws.rigs[rig];
+    let exported = export(ws, &ExportRig::of(entry), clips, options).expect("exports");
+    let (gltf, animations) = read_back(&exported.glb);
+    // Nodes carry their joint's path hash.
+    for (j, node) in gltf.nodes().enumerate() {
+        let extras: serde_json::Value =
+            serde_json::from_str(node.extras().as_ref().expect("extras").get()).unwrap();
+        assert_eq!(
+            extras["unity_path_hash"],
+            entry.skeleton.joints[j].path_hash
+        );
+    }
+    let options_pose = PoseOptions {
+        root_motion: options.root_motion,
+    };
+    for (c, report) in clips.iter().zip(&exported.report.clips) {
+        let channels = &animations[&report.name];
+        assert_eq!(channels.len(), report.channels, "{}", report.name);
+        let humanoid = entry.humanoid.as_deref();
+        let poser = ClipPoser::new(c.clip, &entry.skeleton, humanoid);
+        let length = c.clip.length();
+        let mut checked = 0;
+        for i in 0..30 {
+            let t = length * i as f32 / 29.0;
+            let locals = poser.locals(c.clip.start + t, &options_pose);
+            for ch in channels.iter().filter(|ch| ch.path != Path::Weights) {
+                let got = ch.keys.evaluate(ch.path, t);
+                let l = &locals[ch.node];
+                let (want, err): (Vec<f32>, f32) = match ch.path {
+                    Path::Translation => {
+                        let w = space::point(l.t).to_vec();
+                        let e = distance(&got, &w);
+                        (w, e)
+                    }
+                    Path::Rotation => {
+                        let w = space::rotation(l.q).to_vec();
+                        let e = angle_between(&got, &w);
+                        (w, e)
+                    }
+                    _ => {
+                        let w = l.s.to_vec();
+                        let e = got
+                            .iter()
+                            .zip(&w)
+                            .map(|(a, b)| (a - b).abs())
+                            .fold(0.0, f32::max);
+                        (w, e)
+                    }
+                };
+                assert!(
+                    err <= allowed(report, ch.path),
+                    "{} node {} {:?} at {t}: {got:?} vs {want:?} (error {err}, report {report:?})",
+                    report.name,
+                    ch.node,
+                    ch.path
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{}: no channel checked", report.name);
+    }
+    validator(&exported.glb);
+    exported
+}
+
+/// Runs Khronos' glTF-Validator (the npm package `gltf-validator`) on the file when node
+/// and the package are installed (`GLTF_VALIDATOR_DIR`: the folder holding its
+/// `node_modules`); says so when it skips.
+fn validator(glb: &[u8]) {
+    let Ok(dir) = std::env::var("GLTF_VALIDATOR_DIR") else {
+        eprintln!(
+            "SKIP glTF-Validator: set GLTF_VALIDATOR_DIR to a folder with node_modules/gltf-validator"
+        );
+        return;
+    };
+    let file = std::env::temp_dir().join(format!("clipscope-export-{}.glb", std::process::id()));
+    std::fs::write(&file, glb).unwrap();
+    let script = format!(
+        "const v=require('gltf-validator');const fs=require('fs');\
+         v.validateBytes(new Uint8Array(fs.readFileSync({:?}))).then(r=>{{\
+         console.log(JSON.stringify(r.issues.messages.filter(m=>m.severity===0)));\
+         process.exit(r.issues.numErrors>0?3:0)}}).catch(e=>{{console.error(e);process.exit(4)}});",
+        file.display().to_string()
+    );
+    let out = std::process::Command::new("node")
+        .arg("-e")
+        .arg(&script)
+        .current_dir(&dir)
+        .output();
+    let _ = std::fs::remove_file(&file);
+    match out {
+        Ok(o) => assert!(
+            o.status.success(),
+            "glTF-Validator errors: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => eprintln!("SKIP glTF-Validator: node did not run: {e}"),
+    }
+}
+
+fn print(report: &Report) {
+    for c in &report.clips {
+        eprintln!("{}", c.summary());
+    }
+}
+
+#[test]
+fn generic_mecanim_clip_on_its_rig_round_trips_with_the_mesh() {
+    let Some(ws) = open(&["binary/lessscarymannequins/copy.bundle"]) else {
+        return;
+    };
+    let rig = rig_index(&ws, "quinn");
+    let clips = clips_playing_on(&ws, rig);
+    assert_eq!(clips.len(), 1);
+    for mode in [Mode::Linear, Mode::Exact] {
+        let options = ExportOptions {
+            mode,
+            ..ExportOptions::default()
+        };
+        let out = round_trip(&ws, rig, &clips, &options);
+        print(&out.report);
+        let clip = &out.report.clips[0];
+        // 26 joints × (translation, rotation, scale), constant curves only.
+        assert_eq!(clip.channels, 78);
+        assert!(clip.max_rotation_error_rad < 1e-4, "{clip:?}");
+        assert!(clip.max_translation_error < 1e-5, "{clip:?}");
+    }
+    let out = export(
+        &ws,
+        &ExportRig::of(&ws.rigs[rig]),
+        &clips,
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    let gltf = gltf::Gltf::from_slice(&out.glb).unwrap();
+    let mesh_entry = ws.rigs[rig].renderers.iter().find_map(|r| match &r.mesh {
+        clipscope::workspace::MeshSource::Loaded(at) => ws.mesh(*at),
+        _ => None,
+    });
+    let source = mesh_entry
+        .and_then(|m| m.data.clone())
+        .expect("a decoded mesh");
+    let mesh = gltf.meshes().next().expect("a mesh");
+    let positions = mesh
+        .primitives()
+        .next()
+        .unwrap()
+        .get(&gltf::Semantic::Positions)
+        .unwrap();
+    assert_eq!(positions.count(), source.vertex_count());
+    let skin = gltf.skins().next().expect("a skin");
+    assert_eq!(skin.joints().count(), source.bind_poses.len());
+}
+
+#[test]
+fn legacy_clips_round_trip_with_their_dropped_curves_listed() {
+    let Some(ws) = open(&["binary/duckhunted/WebPlayer.unity3d"]) else {
+        return;
+    };
+    let rig = (0..ws.rigs.len())
+        .max_by_key(|&i| ws.rigs[i].clips.len())
+        .unwrap();
+    let clips = clips_playing_on(&ws, rig);
+    let names: Vec<&str> = clips.iter().map(|c| c.clip.name.as_str()).collect();
+    for want in ["Fire", "Idle", "Reload", "Run"] {
+        assert!(names.contains(&want), "{names:?}");
+    }
+    for mode in [Mode::Linear, Mode::Exact] {
+        let options = ExportOptions {
+            mode,
+            ..ExportOptions::default()
+        };
+        let out = round_trip(&ws, rig, &clips, &options);
+        print(&out.report);
+        for c in &out.report.clips {
+            assert!(c.max_rotation_error_rad < 2e-2, "{c:?}");
+        }
+    }
+}
+
+#[test]
+fn humanoid_clips_bake_onto_another_files_rig() {
+    let Some(ws) = open(&[
+        "binary/wetboys_plateupemotesapi/morbman",
+        "binary/wetboys_plateupemotesapi/customemotespackage",
+        "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
+    ]) else {
+        return;
+    };
+    let rig = rig_index(&ws, "morbman");
+    let all = clips_playing_on(&ws, rig);
+    let clips: Vec<ExportClip<'_>> = all
+        .into_iter()
+        .filter(|c| ["Default Dance", "Floss", "Dab"].contains(&c.clip.name.as_str()))
+        .collect();
+    assert_eq!(clips.len(), 3);
+    let out = round_trip(
+        &ws,
+        rig,
+        &clips,
+        &ExportOptions {
+            fps: Some(120.0),
+            ..ExportOptions::default()
+        },
+    );
+    print(&out.report);
+    let dab = out.report.clips.iter().find(|c| c.name == "Dab").unwrap();
+    // Dab's 40 blend-shape bindings have no matching shape on morbman's mesh.
+    let shapes = dab
+        .dropped
+        .iter()
+        .filter(|d| d.reason.contains("blend shape"))
+        .count();
+    assert_eq!(shapes, 40, "{:?}", dab.dropped);
+    for c in &out.report.clips {
+        assert!(c.channels > 20, "{c:?}");
+    }
+}
