@@ -211,7 +211,12 @@ fn validator(glb: &[u8]) {
         );
         return;
     };
-    let file = std::env::temp_dir().join(format!("clipscope-export-{}.glb", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = std::env::temp_dir().join(format!(
+        "clipscope-export-it-{}-{n}.glb",
+        std::process::id()
+    ));
     std::fs::write(&file, glb).unwrap();
     let script = format!(
         "const v=require('gltf-validator');const fs=require('fs');\

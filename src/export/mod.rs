@@ -338,3 +338,6 @@ fn keys_in(clip: &ClipData, used: &[usize]) -> usize {
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests;

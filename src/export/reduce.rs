@@ -91,8 +91,9 @@ mod tests {
     fn every_dropped_sample_stays_within_the_tolerance() {
         let times: Vec<f32> = (0..200).map(|i| i as f32 / 60.0).collect();
         let values: Vec<f32> = times.iter().map(|t| (3.0 * t).sin()).collect();
-        let kept = reduce(Path::Scale, &times, &values, 1, 1e-3);
-        assert!(kept.len() < 60 && kept.len() > 4, "{}", kept.len());
+        // Linear error of sin(3t) over a span h is about 9h²/8: spans near 0.09 s.
+        let kept = reduce(Path::Scale, &times, &values, 1, 1e-2);
+        assert!(kept.len() < 60 && kept.len() > 20, "{}", kept.len());
         for pair in kept.windows(2) {
             assert!(spans(
                 Path::Scale,
@@ -101,7 +102,7 @@ mod tests {
                 1,
                 pair[0],
                 pair[1],
-                1e-3
+                1e-2
             ));
         }
     }
