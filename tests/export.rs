@@ -360,3 +360,105 @@ fn humanoid_clips_bake_onto_another_files_rig() {
         assert!(c.channels > 20, "{c:?}");
     }
 }
+
+#[test]
+fn the_command_writes_the_file_and_the_report_and_says_why_when_it_cannot() {
+    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
+        return;
+    };
+    let bundle = bundle.display().to_string();
+    let dir = std::env::temp_dir().join(format!("clipscope-export-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glb = dir.join("quinn.glb").display().to_string();
+    let json = dir.join("quinn.json").display().to_string();
+    let (code, out, err) = common::clipscope(&[
+        "export", &bundle, "--mode", "exact", "-o", &glb, "--report", &json,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("TestClip: 78 channels"), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["rig"], "quinn");
+    assert_eq!(report["mode"], "exact");
+    assert_eq!(report["clips"][0]["name"], "TestClip");
+    assert_eq!(report["meshes"][0]["vertices"], 2369);
+    let bytes = std::fs::read(&glb).unwrap();
+    assert_eq!(
+        gltf::Gltf::from_slice(&bytes).unwrap().animations().count(),
+        1
+    );
+    // Usage errors: 2; nothing to export: 1.
+    let (code, _, err) = common::clipscope(&["export", &bundle, "--clip", "Nope", "-o", &glb]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("clips there: TestClip"), "{err}");
+    let (code, _, err) = common::clipscope(&["export", &bundle, "--rig", "Nope", "-o", &glb]);
+    assert_eq!(code, 2, "{err}");
+    if let Some(morbman) = common::data("binary/wetboys_plateupemotesapi/morbman") {
+        let (code, _, err) =
+            common::clipscope(&["export", &morbman.display().to_string(), "-o", &glb]);
+        assert_eq!(code, 1, "a rig without clips: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_clip_without_a_rig_exports_on_stand_in_joints() {
+    let Some(hop) = common::data("yaml/unitypackage-js/Hop.anim") else {
+        return;
+    };
+    let ws = common::open(&[hop]);
+    let clips: Vec<ExportClip<'_>> = ws
+        .clips
+        .iter()
+        .map(|e| ExportClip {
+            at: e.at,
+            clip: e.data.as_ref().unwrap(),
+        })
+        .collect();
+    let rig = ExportRig::stand_in(&ws, &clips);
+    let out = export(&ws, &rig, &clips, &ExportOptions::default()).unwrap();
+    let (gltf, animations) = read_back(&out.glb);
+    assert_eq!(animations.len(), 1);
+    let clip = &out.report.clips[0];
+    assert!(clip.channels >= 1, "{clip:?}");
+    // The animated joint's path is the clip's own, or a hash-named stand-in.
+    for ch in &animations["Hop"] {
+        let node = gltf.nodes().nth(ch.node).unwrap();
+        let extras: serde_json::Value =
+            serde_json::from_str(node.extras().as_ref().unwrap().get()).unwrap();
+        assert!(extras["unity_path_hash"].is_u64(), "{extras}");
+        if extras.get("unity_path").is_none() {
+            assert!(node.name().unwrap().starts_with('#'));
+        }
+    }
+    validator(&out.glb);
+}
+
+#[test]
+fn a_clip_whose_curves_glb_cannot_carry_is_reported_and_writes_no_animation() {
+    let Some(path) = common::data("yaml/modular-avatar/HQ_OFF.anim") else {
+        return;
+    };
+    let ws = common::open(&[path]);
+    let clips: Vec<ExportClip<'_>> = ws
+        .clips
+        .iter()
+        .map(|e| ExportClip {
+            at: e.at,
+            clip: e.data.as_ref().unwrap(),
+        })
+        .collect();
+    let rig = ExportRig::stand_in(&ws, &clips);
+    let out = export(&ws, &rig, &clips, &ExportOptions::default()).unwrap();
+    assert_eq!(out.animations(), 0);
+    let clip = &out.report.clips[0];
+    assert_eq!(clip.channels, 0);
+    assert!(!clip.dropped.is_empty());
+    assert!(
+        gltf::Gltf::from_slice(&out.glb)
+            .unwrap()
+            .animations()
+            .next()
+            .is_none()
+    );
+}

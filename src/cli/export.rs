@@ -115,6 +115,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let animations = exported.animations();
     let mut report = exported.report;
     report.file = args
         .paths
@@ -125,8 +126,13 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     for w in &report.warnings {
         eprintln!("warning: {w}");
     }
-    if report.clips.is_empty() {
-        eprintln!("error: no clip could be exported");
+    if animations == 0 {
+        for clip in &report.clips {
+            for d in &clip.dropped {
+                eprintln!("  {}: {} ({})", clip.name, d.binding, d.reason);
+            }
+        }
+        eprintln!("error: no clip could be exported: nothing in them moves the rig");
         return ExitCode::from(1);
     }
     if let Err(e) = std::fs::write(&args.output, &exported.glb) {

@@ -128,6 +128,13 @@ pub struct Exported {
     pub report: Report,
 }
 
+impl Exported {
+    /// Number of animations written (clips with no channel get none).
+    pub fn animations(&self) -> usize {
+        self.report.clips.iter().filter(|c| c.channels > 0).count()
+    }
+}
+
 /// Why nothing could be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -217,10 +224,18 @@ pub fn export(
             &mut names,
         ) {
             Ok(Some(clip_report)) => report.clips.push(clip_report),
-            Ok(None) => report.warnings.push(format!(
-                "clip {}: nothing in it moves this rig; no animation written",
-                c.clip.name
-            )),
+            Ok(None) => {
+                report.warnings.push(format!(
+                    "clip {}: nothing in it moves this rig; no animation written",
+                    c.clip.name
+                ));
+                let bound = bindings::bind(c.clip, skeleton, None, &meshes.morphs);
+                report.clips.push(ClipReport {
+                    name: c.clip.name.clone(),
+                    dropped: bound.dropped,
+                    ..ClipReport::default()
+                });
+            }
             Err(e) => report
                 .warnings
                 .push(format!("clip {}: {e}; skipped", c.clip.name)),

@@ -24,7 +24,8 @@ pub struct Report {
 pub struct ClipReport {
     /// The glTF animation's name (the clip's, made unique).
     pub name: String,
-    /// Channels written.
+    /// Channels written (0: nothing in the clip moves the rig, and no animation was
+    /// written for it).
     pub channels: usize,
     /// Keys (or dense samples) of the source curves the channels carry.
     pub keys_in: usize,
