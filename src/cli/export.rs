@@ -143,7 +143,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         println!("{}", clip.summary());
     }
     println!(
-        "wrote {} ({} bytes): rig {}, {} clips, {} meshes",
+        "wrote {} ({} bytes): rig {}, {} animations, {} meshes",
         args.output.display(),
         exported.glb.len(),
         if report.rig.is_empty() {
@@ -151,7 +151,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         } else {
             &report.rig
         },
-        report.clips.len(),
+        animations,
         report.meshes.len()
     );
     if let Some(path) = &args.report {
