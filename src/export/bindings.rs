@@ -164,8 +164,9 @@ fn morph_target(
     })
 }
 
-/// Every key time of the curves `used` (sampled curves: every frame), unsorted.
-pub fn key_times(clip: &ClipData, used: &[usize]) -> Vec<f32> {
+/// Every key time of the curves `used` (sampled curves: every frame when `frames`),
+/// unsorted.
+pub fn key_times(clip: &ClipData, used: &[usize], frames: bool) -> Vec<f32> {
     let mut out = Vec::new();
     for &c in used {
         let Some(curve) = clip.curves.get(c) else {
@@ -177,7 +178,7 @@ pub fn key_times(clip: &ClipData, used: &[usize]) -> Vec<f32> {
                 begin,
                 rate,
                 values,
-            } if *rate > 0.0 && rate.is_finite() => {
+            } if frames && *rate > 0.0 && rate.is_finite() => {
                 out.extend((0..values.len().min(1 << 20)).map(|i| begin + i as f32 / rate))
             }
             _ => {}

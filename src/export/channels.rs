@@ -19,7 +19,7 @@ pub const HOLD: f32 = 1e-4;
 
 /// Most samples one clip may take (a clip with a broken length would otherwise never
 /// finish).
-pub const MAX_SAMPLES: usize = 2_000_000;
+pub const MAX_SAMPLES: usize = 100_000;
 
 /// Linear or exact (cubic where Unity's curves allow).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,14 +75,15 @@ fn sample_times(source: &Source<'_>, rate: f32) -> Result<Vec<f32>, ChannelError
     let mut times: Vec<f32> = (0..=frames as usize)
         .map(|i| start + (i as f64 / f64::from(rate)) as f32)
         .collect();
-    let keys = key_times(clip, &source.bound.used_curves);
-    if keys.len() > MAX_SAMPLES {
-        return Err(ChannelError::TooLong(keys.len()));
+    // Dense frames are sampled; keyed curves also just before each key (a held value or
+    // a step jumps there; where nothing jumps, reduction drops the extra sample).
+    let frames = key_times(clip, &source.bound.used_curves, true);
+    let keys = key_times(clip, &source.bound.used_curves, false);
+    if frames.len() + keys.len() > MAX_SAMPLES {
+        return Err(ChannelError::TooLong(frames.len() + keys.len()));
     }
-    for k in keys {
-        times.push(k);
-        times.push(k - HOLD);
-    }
+    times.extend(frames);
+    times.extend(keys.iter().map(|k| k - HOLD));
     times.push(stop);
     Ok(clean(times, start, stop))
 }
@@ -281,7 +282,7 @@ fn stepped(source: &Source<'_>, plan: &Plan) -> Option<Keys> {
         return None;
     }
     let (start, stop) = (source.clip.start, source.clip.stop.max(source.clip.start));
-    let mut times = key_times(source.clip, &track.curves);
+    let mut times = key_times(source.clip, &track.curves, true);
     times.extend([start, stop]);
     let times = clean(times, start, stop);
     let mut values = Vec::new();
@@ -356,7 +357,7 @@ fn cubic(source: &Source<'_>, plan: &Plan) -> Option<Keys> {
         return None;
     }
     let (start, stop) = (source.clip.start, source.clip.stop.max(source.clip.start));
-    let mut times = key_times(source.clip, &track.curves);
+    let mut times = key_times(source.clip, &track.curves, true);
     times.extend([start, stop]);
     let times = clean(times, start, stop);
     let sign: Vec<f32> = match plan.path {

@@ -1,5 +1,5 @@
 //! The fidelity of written channels, measured: each channel evaluated by glTF's rules on a
-//! dense grid (eight samples per source frame, every source key time and the stop) against
+//! dense grid (four samples per frame, every source key time and the stop) against
 //! clipscope's exact evaluation of the same joint or mesh. Joints the clip moves but no
 //! channel carries count too (a loader leaves them at rest).
 
@@ -41,7 +41,7 @@ impl Errors {
 
 /// Grid samples per frame of the source (or of the export rate, when higher): the
 /// midpoints of the linear samples are on it, where their error peaks.
-pub const PER_FRAME: f64 = 8.0;
+pub const PER_FRAME: f64 = 4.0;
 
 /// The grid: [`PER_FRAME`] samples per frame of the clip's rate or `rate` (the higher),
 /// every key time of the used curves, the stop.
@@ -58,7 +58,7 @@ pub fn grid(source: &Source<'_>, rate: f32) -> Vec<f32> {
         .ceil()
         .min(super::channels::MAX_SAMPLES as f64) as usize;
     let mut times: Vec<f32> = (0..=n).map(|i| start + (i as f64 / rate) as f32).collect();
-    times.extend(key_times(clip, &source.bound.used_curves));
+    times.extend(key_times(clip, &source.bound.used_curves, true));
     times.push(stop);
     times.retain(|t| t.is_finite() && *t >= start && *t <= stop);
     times.sort_by(f32::total_cmp);
