@@ -30,7 +30,15 @@ pub fn add_animation(doc: &mut Document, name: &str, info: &Value, channels: &[C
             Path::Rotation => Type::Vec4,
             Path::Weights => Type::Scalar,
         };
-        let output = doc.floats(&c.keys.values, ty, false, None);
+        // A non-finite value (a broken curve) is written as 0 rather than poisoning the
+        // file; the report's error shows it.
+        let values: Vec<f32> = c
+            .keys
+            .values
+            .iter()
+            .map(|v| if v.is_finite() { *v } else { 0.0 })
+            .collect();
+        let output = doc.floats(&values, ty, false, None);
         let sampler = json::Index::new(samplers.len() as u32);
         samplers.push(json::animation::Sampler {
             extensions: None,

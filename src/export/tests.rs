@@ -548,3 +548,41 @@ fn every_channel_read_back_matches_clipscope_within_the_reported_error() {
         }
     }
 }
+
+#[test]
+fn broken_clips_are_skipped_or_written_without_panicking() {
+    let ws = workspace();
+    let mut endless = clip();
+    endless.stop = 1e9;
+    let mut nan = clip();
+    nan.curves[0].curve = Curve::from_keys(vec![
+        Key::new(0.0, f32::NAN, 0.0, 0.0),
+        Key::new(2.0, 1.0, 0.0, 0.0),
+    ]);
+    nan.name = "NaN".into();
+    let clips = [
+        ExportClip {
+            at: at(40),
+            clip: &endless,
+        },
+        ExportClip {
+            at: at(41),
+            clip: &nan,
+        },
+    ];
+    for mode in [Mode::Linear, Mode::Exact] {
+        let options = ExportOptions {
+            mode,
+            ..ExportOptions::default()
+        };
+        let out = export(&ws, &ExportRig::of(&ws.rigs[0]), &clips, &options).unwrap();
+        assert!(
+            out.report.warnings.iter().any(|w| w.contains("samples")),
+            "{:?}",
+            out.report.warnings
+        );
+        assert_eq!(out.animations(), 1);
+        let (gltf, _) = read_back(&out.glb);
+        assert_eq!(gltf.animations().next().unwrap().name(), Some("NaN"));
+    }
+}
