@@ -11,9 +11,8 @@ use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 
 use super::direct::DirectClip;
+use super::rig::UnityRig;
 use crate::clip::ClipData;
-use crate::humanoid::HumanoidRig;
-use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{OpenOptions, Workspace};
 
 /// A clip of a loaded file.
@@ -59,21 +58,6 @@ impl LoadedClip {
             direct,
         }
     }
-}
-
-/// A rig of a loaded file (an Animator or Animation component's hierarchy).
-#[derive(Asset, TypePath, Clone, Debug)]
-pub struct UnityRig {
-    pub name: String,
-    pub component: RigComponent,
-    pub skeleton: Skeleton,
-    /// Path hash to path from the Avatar (`m_TOS`).
-    pub names: BTreeMap<u32, String>,
-    /// Labels of the clips the rig's controller or Animation component lists.
-    pub clips: Vec<String>,
-    /// The Animator's Avatar bound to the skeleton, when it is humanoid: what poses humanoid
-    /// clips on the rig (see [`super::spawn_unity_rig`]).
-    pub humanoid: Option<Arc<HumanoidRig>>,
 }
 
 /// Everything clipscope read from one Unity file.

@@ -27,9 +27,11 @@ use bevy::app::AnimationSystems;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
-pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
-pub use clip::{TrackCurve, bevy_clip, target_id};
-pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bind_direct_clips};
+pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, build_file};
+pub use clip::{TrackCurve, target_id};
+pub use direct::{
+    BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bevy_clip, bind_direct_clips,
+};
 pub use humanoid::{
     HumanoidCurves, HumanoidJoint, HumanoidState, UnityHumanoid, bind_humanoids,
     humanoid_posed_positions, joint_to_bevy, pose_humanoids, spawn_unity_rig,
@@ -41,7 +43,8 @@ pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
 };
 pub use rig::{
-    RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings, world_positions,
+    RigJoint, RigRoot, UnityRig, Unmatched, rest_transform, spawn_rig, unmatched_bindings,
+    world_positions,
 };
 
 /// Registers the Unity file asset and loader, the playhead system, the clip events and
