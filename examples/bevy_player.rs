@@ -1,60 +1,33 @@
-//! A minimal Bevy app: load a Unity file as an asset and play a clip on its character.
+//! A Unity character in a Bevy app the way Bevy spawns a glTF: one component spawns the
+//! model once it is loaded, another plays the clip once both are ready. No polling.
 //!
-//! `cargo run --release --example bevy_player -- ../shared/data/binary/lessscarymannequins/copy.bundle TestClip`
-//! (paths are relative to the folder the app runs in; Bevy's asset root is set to it).
+//! `cargo run --release --example bevy_player -- ../shared/data/binary/lessscarymannequins/copy.bundle TestClip quinn`
+//! (the file, a clip's label, a model's name; paths are relative to the folder the app runs
+//! in). `examples/bevy_manual.rs` does each step by hand.
 
-use bevy::{animation::graph::AnimationGraph, core_pipeline::tonemapping::Tonemapping};
-use bevy::{asset::UnapprovedPathMode, prelude::*};
+use bevy::{asset::UnapprovedPathMode, core_pipeline::tonemapping::Tonemapping, prelude::*};
 use clipscope::plugin::*;
-
-#[derive(Resource)]
-struct Wanted(Handle<UnityFile>, String);
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut arg = || args.next().unwrap_or_default();
-    let (file, clip) = (arg(), arg());
+    let (file, clip, model) = (arg(), arg(), arg());
     let assets = AssetPlugin {
         file_path: std::env::current_dir().unwrap().display().to_string(),
         unapproved_path_mode: UnapprovedPathMode::Allow,
         ..default()
     };
+    let setup = move |mut commands: Commands, server: Res<AssetServer>| {
+        let eye = Transform::from_xyz(0.0, 1.5, 4.0).looking_at(Vec3::Y, Vec3::Y);
+        commands.spawn((Camera3d::default(), Tonemapping::None, eye));
+        commands.spawn((DirectionalLight::default(), eye));
+        commands.spawn((
+            UnityModelRoot(server.load(format!("{file}#Model/{model}"))),
+            UnityClipPlayer::new(server.load(format!("{file}#{clip}"))),
+        ));
+    };
     App::new()
         .add_plugins((DefaultPlugins.set(assets), ClipscopePlugin))
-        .add_systems(
-            Startup,
-            move |mut commands: Commands, server: Res<AssetServer>| {
-                let eye = Transform::from_xyz(0.0, 1.5, 4.0).looking_at(Vec3::Y, Vec3::Y);
-                commands.spawn((Camera3d::default(), Tonemapping::None, eye));
-                commands.spawn((DirectionalLight::default(), eye));
-                commands.insert_resource(Wanted(server.load(file.clone()), clip.clone()));
-            },
-        )
-        .add_systems(Update, start_when_loaded)
+        .add_systems(Startup, setup)
         .run();
-}
-
-/// Once loaded: spawn the first character, give it the clip's objects (sprites), play the clip.
-fn start_when_loaded(
-    mut commands: Commands,
-    wanted: Option<Res<Wanted>>,
-    files: Res<Assets<UnityFile>>,
-    models: Res<Assets<UnityModel>>,
-    mut assets: ModelAssets,
-    mut graphs: ResMut<Assets<AnimationGraph>>,
-) {
-    let Some(Wanted(file, clip)) = wanted.as_deref() else {
-        return;
-    };
-    let Some(file) = files.get(file) else { return };
-    let model = file.models.first().and_then(|(_, m)| models.get(m));
-    let (Some(model), Some(clip)) = (model, file.clip(clip)) else {
-        return;
-    };
-    // A humanoid rig comes with its Avatar, so humanoid clips pose it too.
-    let root = spawn_model(&mut commands, &mut assets, model);
-    let objects = model.clip_objects.get(&clip.label).cloned();
-    commands.entity(root).insert(objects.unwrap_or_default());
-    play_clip(&mut commands, &mut graphs, root, clip);
-    commands.remove_resource::<Wanted>();
 }

@@ -15,6 +15,7 @@
 pub mod authoring;
 pub mod avatar;
 pub mod binary;
+pub mod blob;
 pub mod check;
 pub mod clip;
 pub mod container;

@@ -4,9 +4,8 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::hash::path_hash;
-use crate::serialized::SerializedFile;
+use crate::unity::PPtr;
 use crate::unity::rig::{GameObject, Transform};
-use crate::unity::{PPtr, class};
 
 /// One joint of a rig.
 #[derive(Clone, Debug, PartialEq)]
@@ -109,7 +108,8 @@ fn rest_joint(name: &str, path: String, parent: Option<usize>) -> Joint {
     }
 }
 
-/// The Transforms and GameObjects of one file, read once.
+/// The Transforms and GameObjects of one file, read once (the workspace reads them from a
+/// serialized file: `Hierarchy::read`).
 pub struct Hierarchy {
     pub transforms: HashMap<i64, Transform>,
     pub game_objects: HashMap<i64, GameObject>,
@@ -119,33 +119,6 @@ pub struct Hierarchy {
 const MAX_DEPTH: usize = 256;
 
 impl Hierarchy {
-    /// Reads every Transform, RectTransform and GameObject of a file; objects that fail to
-    /// read are left out and reported.
-    pub fn read(file: &SerializedFile, problems: &mut Vec<String>) -> Hierarchy {
-        let mut h = Hierarchy {
-            transforms: HashMap::new(),
-            game_objects: HashMap::new(),
-        };
-        for info in &file.objects {
-            match info.class_id {
-                class::TRANSFORM | class::RECT_TRANSFORM => match file.read::<Transform>(info) {
-                    Ok(t) => {
-                        h.transforms.insert(info.path_id, t);
-                    }
-                    Err(e) => problems.push(format!("Transform {}: {e}", info.path_id)),
-                },
-                class::GAME_OBJECT => match file.read::<GameObject>(info) {
-                    Ok(g) => {
-                        h.game_objects.insert(info.path_id, g);
-                    }
-                    Err(e) => problems.push(format!("GameObject {}: {e}", info.path_id)),
-                },
-                _ => {}
-            }
-        }
-        h
-    }
-
     /// The Transform of a GameObject.
     pub fn transform_of(&self, game_object: i64) -> Option<i64> {
         let go = self.game_objects.get(&game_object)?;

@@ -6,12 +6,11 @@
 //! version 6 archives and panics on web containers); their entries share one decompressed
 //! buffer ([`Blob`]).
 
-mod blob;
 pub mod bundle;
 pub mod codec;
 pub mod web;
 
-pub use blob::Blob;
+pub use crate::blob::Blob;
 
 use crate::serialized;
 

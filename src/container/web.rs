@@ -24,8 +24,8 @@
 //! left before anything is allocated from them, strings are bounded, and decompression is
 //! bounded both by [`MAX_DECOMPRESSED`] and by a plausible compression ratio.
 
-use super::blob::Blob;
 use super::codec;
+use crate::blob::Blob;
 
 /// Largest decompressed payload accepted (1 GiB). Web player builds were far smaller; anything
 /// above this is treated as hostile or corrupt rather than decoded.

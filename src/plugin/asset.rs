@@ -11,9 +11,9 @@ use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 
 use super::direct::DirectClip;
+use super::index::{IndexedClip, UnityClipIndex};
+use super::rig::UnityRig;
 use crate::clip::ClipData;
-use crate::humanoid::HumanoidRig;
-use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{OpenOptions, Workspace};
 
 /// A clip of a loaded file.
@@ -61,21 +61,6 @@ impl LoadedClip {
     }
 }
 
-/// A rig of a loaded file (an Animator or Animation component's hierarchy).
-#[derive(Asset, TypePath, Clone, Debug)]
-pub struct UnityRig {
-    pub name: String,
-    pub component: RigComponent,
-    pub skeleton: Skeleton,
-    /// Path hash to path from the Avatar (`m_TOS`).
-    pub names: BTreeMap<u32, String>,
-    /// Labels of the clips the rig's controller or Animation component lists.
-    pub clips: Vec<String>,
-    /// The Animator's Avatar bound to the skeleton, when it is humanoid: what poses humanoid
-    /// clips on the rig (see [`super::spawn_unity_rig`]).
-    pub humanoid: Option<Arc<HumanoidRig>>,
-}
-
 /// Everything clipscope read from one Unity file.
 #[derive(Asset, TypePath, Clone, Debug, Default)]
 pub struct UnityFile {
@@ -106,8 +91,14 @@ impl UnityFile {
 
 /// Loads Unity files. Extension-less files (`level0`, `globalgamemanagers`) load when asked
 /// for explicitly with `load_builder().with_loader::<UnityFileLoader>()` or by type.
+///
+/// The loader files every clip it loads in its [`UnityClipIndex`] (the app's, when
+/// [`super::ClipscopePlugin`] registers it), so a clip loaded by its label alone can still be
+/// played the Unity way ([`super::UnityClipPlayer`]).
 #[derive(Default, TypePath)]
-pub struct UnityFileLoader;
+pub struct UnityFileLoader {
+    pub index: UnityClipIndex,
+}
 
 /// Why a Unity file could not be loaded at all.
 #[derive(Debug, thiserror::Error)]
@@ -146,7 +137,21 @@ impl AssetLoader for UnityFileLoader {
             let reasons: Vec<String> = ws.errors.iter().map(|e| e.to_string()).collect();
             return Err(UnityLoadError::Unreadable(reasons.join("; ")));
         }
-        Ok(build_file(&ws, cx))
+        let file = build_file(&ws, cx);
+        let base = cx.path().without_label().into_owned();
+        for clip in &file.clips {
+            self.index.insert(
+                clip.handle.id(),
+                IndexedClip {
+                    file: base.clone(),
+                    name: clip.name.clone(),
+                    label: clip.label.clone(),
+                    path_id: clip.path_id,
+                    direct: clip.direct.clone(),
+                },
+            );
+        }
+        Ok(file)
     }
 
     fn extensions(&self) -> &[&str] {

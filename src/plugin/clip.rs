@@ -1,6 +1,7 @@
-//! A decoded Unity clip as a Bevy `AnimationClip`: one curve per track, targeted by the
+//! A decoded Unity clip's tracks as Bevy curves: one curve per track, targeted by the
 //! track's path hash, so a clip needs no rig to load and plays on any rig whose joints carry
-//! the same hashes.
+//! the same hashes. The bottom of the plugin: the rig, direct playback and the Bevy clip
+//! ([`super::bevy_clip`]) are built on these pieces.
 
 use std::sync::Arc;
 
@@ -12,7 +13,6 @@ use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 
 use super::curves::{EulerTrack, MIRROR_POSITION, QuatTrack, ScalarTrack, Vec3Track};
-use super::direct::DirectClip;
 use super::properties::{FloatProperty, UnityProperties, property_key};
 use crate::clip::{BindingKind, ClipData, Track};
 use crate::curve::Curve;
@@ -121,12 +121,4 @@ impl TrackCurve {
                 .add_curve_to_target(target, AnimatableCurve::new(FloatProperty::new(key), curve)),
         }
     }
-}
-
-/// Builds the Bevy clip. Tracks that lack components are left out and counted in the
-/// returned number. (A [`DirectClip`] built once gives both this clip and direct playback
-/// from the same tracks: see [`DirectClip::bevy_clip`].)
-pub fn bevy_clip(clip: &ClipData) -> (AnimationClip, usize) {
-    let direct = DirectClip::new(Arc::new(clip.clone()));
-    (direct.bevy_clip(), direct.skipped)
 }

@@ -103,6 +103,14 @@ impl DirectClip {
     }
 }
 
+/// Builds the Bevy clip. Tracks that lack components are left out and counted in the
+/// returned number. (A [`DirectClip`] built once gives both this clip and direct playback
+/// from the same tracks: see [`DirectClip::bevy_clip`].)
+pub fn bevy_clip(clip: &ClipData) -> (AnimationClip, usize) {
+    let direct = DirectClip::new(Arc::new(clip.clone()));
+    (direct.bevy_clip(), direct.skipped)
+}
+
 /// On a joint: the tracks of its rig's [`DirectClip`] that target it.
 #[derive(Component, Clone, Debug)]
 pub struct BoundTracks {

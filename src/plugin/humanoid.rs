@@ -19,10 +19,9 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::asset::UnityRig;
 use super::curves::{position_to_bevy, rotation_to_bevy};
 use super::properties::{UnityProperties, property_key};
-use super::rig::{RigJoint, RigRoot, rest_transform, spawn_rig, world_positions};
+use super::rig::{RigJoint, RigRoot, UnityRig, rest_transform, spawn_rig, world_positions};
 use crate::clip::ClipData;
 use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions, humanoid_slot};
 use crate::rig::Skeleton;

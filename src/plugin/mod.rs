@@ -1,17 +1,21 @@
 //! clipscope's Bevy plugin: Unity files as assets, clips as Bevy `AnimationClip`s that follow
 //! Unity's rules, rigs matched by path hash, and a playhead with Unity's wrap modes and events.
 //!
-//! Add [`ClipscopePlugin`] next to Bevy's `AnimationPlugin`, load a Unity file as a
-//! [`UnityFile`], spawn a rig with [`spawn_rig`] and attach a [`UnityPlayback`] with
-//! [`play_clip`] (through Bevy's `AnimationPlayer` and an animation graph, so clips blend)
-//! or [`play_clip_direct`] (the joints sample their tracks themselves: one clip per rig, for
-//! many rigs at once).
+//! Add [`ClipscopePlugin`] next to Bevy's `AnimationPlugin`. The short way (feature `model`):
+//! spawn a `UnityModelRoot` with a model's handle (`"file#Model/NAME"`) and a
+//! `UnityClipPlayer` with a clip's (`"file#Clip"`); the model spawns once loaded and the clip
+//! starts once both are ready. The long way, with control over each step: load a Unity file
+//! as a [`UnityFile`], spawn a rig with [`spawn_rig`] (or a model with `spawn_model`) and
+//! attach a [`UnityPlayback`] with [`play_clip`] (through Bevy's `AnimationPlayer` and an
+//! animation graph, so clips blend) or [`play_clip_direct`] (the joints sample their tracks
+//! themselves: one clip per rig, for many rigs at once).
 
 mod asset;
 mod clip;
 pub mod curves;
 mod direct;
 mod humanoid;
+pub mod index;
 #[cfg(feature = "model")]
 pub mod model;
 mod playback;
@@ -27,21 +31,28 @@ use bevy::app::AnimationSystems;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
-pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, UnityRig, build_file};
-pub use clip::{TrackCurve, bevy_clip, target_id};
-pub use direct::{BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bind_direct_clips};
+pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, build_file};
+pub use clip::{TrackCurve, target_id};
+pub use direct::{
+    BoundTracks, DirectClip, animate_bound_tracks, apply_tracks, bevy_clip, bind_direct_clips,
+};
 pub use humanoid::{
     HumanoidCurves, HumanoidJoint, HumanoidState, UnityHumanoid, bind_humanoids,
     humanoid_posed_positions, joint_to_bevy, pose_humanoids, spawn_unity_rig,
 };
+pub use index::UnityClipIndex;
 #[cfg(feature = "model")]
-pub use model::{ClipObjects, ModelAssets, UnityModel, spawn_model};
+pub use model::{
+    ClipObjects, ClipRoute, ModelAssets, UnityClipPlayer, UnityModel, UnityModelInstance,
+    UnityModelReady, UnityModelRoot, UnityPlayerWarning, spawn_model,
+};
 pub use playback::{UnityClipEvent, UnityPlayback, drive_playback};
 pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
 };
 pub use rig::{
-    RigJoint, RigRoot, Unmatched, rest_transform, spawn_rig, unmatched_bindings, world_positions,
+    RigJoint, RigRoot, UnityRig, Unmatched, rest_transform, spawn_rig, unmatched_bindings,
+    world_positions,
 };
 
 /// Registers the Unity file asset and loader, the playhead system, the clip events and
@@ -51,15 +62,18 @@ pub struct ClipscopePlugin;
 
 impl Plugin for ClipscopePlugin {
     fn build(&self, app: &mut App) {
+        let index = UnityClipIndex::default();
         app.init_asset::<UnityFile>()
             .init_asset::<UnityRig>()
-            .register_asset_loader(UnityFileLoader)
+            .insert_resource(index.clone())
+            .register_asset_loader(UnityFileLoader { index })
             .register_type::<UnityProperties>()
             .register_type::<RigJoint>()
             .add_message::<UnityClipEvent>()
             .add_systems(
                 PostUpdate,
                 (
+                    index::forget_removed_clips,
                     (bind_direct_clips, bind_humanoids, drive_playback).before(AnimationSystems),
                     animate_bound_tracks.in_set(AnimationSystems),
                     pose_humanoids

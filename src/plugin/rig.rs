@@ -1,6 +1,8 @@
-//! Spawning a skeleton as Bevy entities and matching clips to it by path hash.
+//! Rigs as Bevy assets and entities: a loaded rig ([`UnityRig`]), a skeleton spawned as
+//! entities, and clips matched to it by path hash.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use bevy::animation::{AnimatedBy, AnimationPlayer};
 use bevy::prelude::*;
@@ -9,7 +11,23 @@ use super::clip::target_id;
 use super::curves::{position_to_bevy, rotation_to_bevy};
 use super::properties::UnityProperties;
 use crate::clip::ClipData;
-use crate::rig::Skeleton;
+use crate::humanoid::HumanoidRig;
+use crate::rig::{RigComponent, Skeleton};
+
+/// A rig of a loaded file (an Animator or Animation component's hierarchy).
+#[derive(Asset, TypePath, Clone, Debug)]
+pub struct UnityRig {
+    pub name: String,
+    pub component: RigComponent,
+    pub skeleton: Skeleton,
+    /// Path hash to path from the Avatar (`m_TOS`).
+    pub names: BTreeMap<u32, String>,
+    /// Labels of the clips the rig's controller or Animation component lists.
+    pub clips: Vec<String>,
+    /// The Animator's Avatar bound to the skeleton, when it is humanoid: what poses humanoid
+    /// clips on the rig (see [`super::spawn_unity_rig`]).
+    pub humanoid: Option<Arc<HumanoidRig>>,
+}
 
 /// A joint of a spawned rig.
 #[derive(Component, Clone, Debug, Reflect)]

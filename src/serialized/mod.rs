@@ -65,7 +65,7 @@ pub struct SerializedFile {
     pub objects: Vec<ObjectInfo>,
     pub externals: Vec<External>,
     data_offset: u64,
-    bytes: crate::container::Blob,
+    bytes: crate::blob::Blob,
 }
 
 /// True when `bytes` look like a serialized file header (the rule of Unity's own detector).
@@ -82,7 +82,7 @@ impl SerializedFile {
     /// Parses the header, metadata and object table. `fallback_version` is used when the
     /// file's Unity version is stripped or unreadable.
     pub fn parse(
-        bytes: impl Into<crate::container::Blob>,
+        bytes: impl Into<crate::blob::Blob>,
         fallback_version: Option<&str>,
     ) -> Result<Self, SerializedError> {
         let bytes = bytes.into();

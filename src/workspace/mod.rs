@@ -8,6 +8,7 @@
 //! files are resolved once every file is in.
 
 mod extract;
+mod hierarchy;
 mod merge;
 mod objects;
 mod renderers;

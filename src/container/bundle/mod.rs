@@ -8,10 +8,10 @@ mod layout;
 
 use rayon::prelude::*;
 
-use super::blob::Blob;
 use super::codec::{self, Codec};
 use super::{ContainerError, ContainerKind, InnerFile, Opened};
 use crate::binary::{ByteReader, Endian};
+use crate::blob::Blob;
 pub use layout::{BlocksInfo, BundleHeader, Node, StorageBlock};
 
 /// Largest uncompressed bundle accepted (the sum of its blocks).

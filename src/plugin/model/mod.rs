@@ -15,6 +15,8 @@ mod build;
 mod data;
 mod material;
 pub mod mesh;
+mod player;
+mod root;
 mod spawn;
 mod systems;
 
@@ -32,26 +34,44 @@ pub use data::{
     clip_objects,
 };
 pub use material::{bevy_image, bevy_material, sprite_quad};
+pub use player::{ClipPlayerState, ClipRoute, UnityClipPlayer, start_clip_players};
+pub use root::{
+    ModelRootState, UnityModelInstance, UnityModelReady, UnityModelRoot, UnityPlayerWarning,
+    spawn_model_roots,
+};
 pub use spawn::{ModelMesh, SpriteSwap, spawn_built_model, spawn_model, spawn_renderers};
 pub use systems::{apply_blend_shape_frames, sprite_keys, swap_sprites};
 
 use crate::workspace::{ObjectRef, RigEntry, Workspace};
 
-/// Registers the model asset and the systems that show blend shapes and sprite swaps.
+/// Registers the model asset, the systems that spawn [`UnityModelRoot`]s and start
+/// [`UnityClipPlayer`]s (before the clips are bound and the playheads advance), and those
+/// that show blend shapes and sprite swaps.
 pub(super) fn register(app: &mut App) {
-    app.init_asset::<UnityModel>().add_systems(
-        PostUpdate,
-        (
-            apply_blend_shape_frames.after(super::scene::apply_blend_shapes),
-            swap_sprites,
+    app.init_asset::<UnityModel>()
+        .add_message::<UnityPlayerWarning>()
+        .add_systems(
+            PostUpdate,
+            (spawn_model_roots, start_clip_players)
+                .chain()
+                .before(super::bind_direct_clips)
+                .before(super::bind_humanoids)
+                .before(super::drive_playback),
         )
-            .after(bevy::app::AnimationSystems)
-            .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
-    );
+        .add_systems(
+            PostUpdate,
+            (
+                apply_blend_shape_frames.after(super::scene::apply_blend_shapes),
+                swap_sprites,
+            )
+                .after(bevy::app::AnimationSystems)
+                .before(bevy::camera::visibility::VisibilitySystems::VisibilityPropagate),
+        );
 }
 
-/// Adds the model of `rig` (labelled `Model/…` after the rig's label) to a loading file,
-/// when the rig has renderers. `clips` labels the file's clips.
+/// Adds the model of `rig` to a loading file, when the rig has renderers, labelled
+/// `Model/NAME` (`Model/NAME@PATHID` where rigs of the file share the name). `clips` labels
+/// the file's clips. Returns the rig's label with the model's handle.
 pub(super) fn add_model(
     ws: &Workspace,
     rig: &RigEntry,
@@ -63,6 +83,19 @@ pub(super) fn add_model(
         return None;
     }
     let model = UnityModel::from_workspace(ws, rig, |at| clips.get(&at).cloned());
-    let label = format!("Model/{}", rig_label.trim_start_matches("Rig/"));
-    Some((rig_label.to_string(), cx.add_labeled_asset(label, model)))
+    Some((
+        rig_label.to_string(),
+        cx.add_labeled_asset(model_label(ws, rig), model),
+    ))
+}
+
+/// The sub-asset label of a rig's model: `Model/NAME`, or `Model/NAME@PATHID` where rigs of
+/// the workspace share the name.
+pub fn model_label(ws: &Workspace, rig: &RigEntry) -> String {
+    let repeated = ws.rigs.iter().filter(|r| r.name == rig.name).count() > 1;
+    if repeated {
+        format!("Model/{}@{}", rig.name, rig.at.path_id)
+    } else {
+        format!("Model/{}", rig.name)
+    }
 }
