@@ -21,6 +21,7 @@ pub mod container;
 pub mod curve;
 pub mod demo;
 pub mod error;
+pub mod framing;
 pub mod hash;
 pub mod humanoid;
 pub mod material;

@@ -81,6 +81,8 @@ pub fn to_json(ws: &Workspace) -> Value {
                 "avatar_paths": r.tos.len(),
                 "clips": r.clips.iter().map(|&c| clip_name(ws, c)).collect::<Vec<_>>(),
                 "unresolved_clips": r.unresolved_clips,
+                "humanoid": r.humanoid.is_some(),
+                "humanoid_error": r.humanoid_error,
             })
         })
         .collect();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::ViewerOptions;
-use super::camera::{OrbitCamera, humanoid_motion_points};
+use super::camera::{OrbitCamera, far_joints, humanoid_motion_points, outside_view};
 use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use crate::clip::ClipData;
@@ -65,7 +65,7 @@ fn setup(mut commands: Commands, options: Res<ViewerOptions>, mut selection: Res
 fn attach_model(
     mut commands: Commands,
     new_rigs: Query<(), Added<RigRoot>>,
-    scene: Res<SceneState>,
+    mut scene: ResMut<SceneState>,
     selection: Res<Selection>,
     library: Option<Res<Library>>,
     mut assets: ModelAssets,
@@ -114,9 +114,12 @@ fn attach_model(
         None => framing_points(&model, clip),
     };
     orbit.frame_points(&points);
+    let rest = posed_joints(&model.skeleton, None, 0.0);
+    let rest: Vec<Vec3> = rest.iter().map(|a| Vec3::from(a.translation)).collect();
+    scene.far_joints = outside_view(&orbit, &rest);
 }
 
-/// The joints and the meshes over the clip's length, and at rest.
+/// The meshes over the clip's length and at rest, and the joints but their far outliers.
 fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
     let direct = DirectClip::new(clip.clone());
     let (start, stop) = (clip.start, clip.stop);
@@ -127,11 +130,19 @@ fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
             posed_joints(&model.skeleton, Some(&direct), t)
         }));
     }
+    let rest: Vec<Vec3> = poses[0].iter().map(|a| Vec3::from(a.translation)).collect();
+    let far = far_joints(&rest);
     poses
         .iter()
         .flat_map(|world| {
             let mut points = model_points(model, world);
-            points.extend(world.iter().map(|a| Vec3::from(a.translation)));
+            points.extend(
+                world
+                    .iter()
+                    .zip(&far)
+                    .filter(|(_, far)| !**far)
+                    .map(|(a, _)| Vec3::from(a.translation)),
+            );
             points
         })
         .collect()
