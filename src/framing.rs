@@ -49,13 +49,14 @@ pub fn far_outliers(points: &[[f32; 3]]) -> Vec<bool> {
         .collect()
 }
 
-/// The median of values (the lower middle for an even count); 0 for none.
+/// The median of values (the mean of the two middle ones for an even count); 0 for none.
 fn median(mut values: Vec<f32>) -> f32 {
     if values.is_empty() {
         return 0.0;
     }
     values.sort_by(f32::total_cmp);
-    values[(values.len() - 1) / 2]
+    let n = values.len();
+    (values[(n - 1) / 2] + values[n / 2]) / 2.0
 }
 
 #[cfg(test)]

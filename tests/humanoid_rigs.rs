@@ -386,3 +386,33 @@ fn pose_and_list_say_the_deep_rig_is_humanoid() {
     assert_eq!(code, 2);
     assert!(err.contains("path id 999"), "{err}");
 }
+
+#[test]
+fn an_avatar_without_an_upper_arm_is_refused_and_list_says_why() {
+    let Some(m) = morbman() else { return };
+    let path = written(Case::NoLeftUpperArm, &m, "one-armed.bundle");
+    let (code, listed, err) = clipscope(&["list", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let rig = &listed["rigs"][0];
+    assert_eq!(rig["humanoid"], false);
+    let why = rig["humanoid_error"].as_str().unwrap();
+    assert!(why.contains("upper arms"), "{why}");
+    let warnings = listed["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().contains(why)),
+        "{warnings:?}"
+    );
+    // morbman itself is humanoid, without an error.
+    let (_, listed, _) = clipscope(&["list", m_path().to_str().unwrap(), "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let rig = &listed["rigs"][0];
+    assert_eq!(
+        (&rig["humanoid"], &rig["humanoid_error"]),
+        (&serde_json::Value::Bool(true), &serde_json::Value::Null)
+    );
+}
+
+fn m_path() -> PathBuf {
+    data("binary/wetboys_plateupemotesapi/morbman").unwrap()
+}

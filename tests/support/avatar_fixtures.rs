@@ -4,7 +4,9 @@
 //!   Animator, and `Armature` has a non-identity rest rotation and scale (as FBX exports do);
 //! - [`Case::Inserted`]: the rig inserts a joint (`Extra`) between Spine and Chest that the
 //!   avatar's human skeleton does not list (Chest's parent differs);
-//! - [`Case::Socket`]: a non-human joint 10 km from the body.
+//! - [`Case::Socket`]: a non-human joint 10 km from the body;
+//! - [`Case::NoLeftUpperArm`]: morbman's rig with an avatar that does not map the left upper
+//!   arm, which the body frame needs: it cannot pose humanoid clips.
 //!
 //! Each keeps morbman's human skeleton (axes, T-pose, masses, body frame), so a clip gives
 //! the same human-bone rotations on it as on morbman, and every joint's world placement in
@@ -17,7 +19,7 @@ use clipscope::authoring::{
     AvatarSpec, AxesSpec, Bundle, HumanSpec, Joint, RigComponent, RigSpec, SkeletonSpec,
     UnityTarget, XformSpec, write_bundle,
 };
-use clipscope::avatar::{AvatarData, HumanBone, Xform};
+use clipscope::avatar::{AvatarData, HumanBone, Xform, body_slot};
 use clipscope::humanoid::math::{Q, Trs, V3};
 use clipscope::path_hash;
 use clipscope::rig::Skeleton;
@@ -28,6 +30,7 @@ pub enum Case {
     Deep,
     Inserted,
     Socket,
+    NoLeftUpperArm,
 }
 
 /// The rotation and scale of the `Armature` joint of [`Case::Deep`].
@@ -127,6 +130,7 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
             tree[chest].rest.t = half;
             extra = Some(inserted);
         }
+        Case::NoLeftUpperArm => {}
         Case::Socket => {
             let socket = push(
                 &mut tree,
@@ -144,7 +148,11 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
     let paths = tree_paths(&tree);
     let mut human_joint = human_joint;
     human_joint[0] = node0;
-    let avatar_spec = avatar_spec(avatar, &tree, &order, &paths, &human_joint, &tpose);
+    let mut avatar_spec = avatar_spec(avatar, &tree, &order, &paths, &human_joint, &tpose);
+    if case == Case::NoLeftUpperArm {
+        let slot = body_slot(HumanBone::LeftUpperArm).expect("a body bone");
+        avatar_spec.human.bone_index[slot] = -1;
+    }
     let position = |of: &[usize]| {
         let mut at = vec![0; of.len()];
         for (i, &j) in of.iter().enumerate() {
