@@ -99,10 +99,10 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
             let root = push(&mut tree, "ROOT", Some(armature), root_rest());
             let chain = armature_rest().then(&root_rest());
             // morbman's children of the root move below ROOT, keeping their world placement.
-            for j in 1..skeleton.joints.len() {
-                if tree[j].parent == Some(0) {
-                    tree[j].parent = Some(root);
-                    tree[j].rest = chain.local_of(&tree[j].rest);
+            for joint in tree.iter_mut().take(skeleton.joints.len()).skip(1) {
+                if joint.parent == Some(0) {
+                    joint.parent = Some(root);
+                    joint.rest = chain.local_of(&joint.rest);
                 }
             }
             let hips = avatar.bone_human_node(HumanBone::Hips).expect("hips");
