@@ -27,25 +27,32 @@ pub fn median_centre(points: &[[f32; 3]]) -> Option<[f32; 3]> {
 /// For each point: true when it is a far outlier ([`FAR_FACTOR`] times the median distance
 /// from [`median_centre`], or not finite).
 pub fn far_outliers(points: &[[f32; 3]]) -> Vec<bool> {
-    let Some(centre) = median_centre(points) else {
+    far_from(points, points)
+}
+
+/// For each of `points`: true when it lies farther from the centre of `reference` than
+/// [`FAR_FACTOR`] times the median distance of `reference` from its centre (or is not
+/// finite). A humanoid rig measures its other joints against its human bones this way.
+pub fn far_from(reference: &[[f32; 3]], points: &[[f32; 3]]) -> Vec<bool> {
+    let Some(centre) = median_centre(reference) else {
         return vec![true; points.len()];
     };
     let distance = |p: &[f32; 3]| {
         let d = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];
         (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
     };
-    let distances: Vec<f32> = points.iter().map(distance).collect();
     let typical = median(
-        distances
+        reference
             .iter()
-            .copied()
+            .map(distance)
             .filter(|d| d.is_finite())
             .collect(),
     )
     .max(MIN_SPREAD);
-    distances
+    points
         .iter()
-        .map(|d| !d.is_finite() || *d > FAR_FACTOR * typical)
+        .map(distance)
+        .map(|d| !d.is_finite() || d > FAR_FACTOR * typical)
         .collect()
 }
 
@@ -93,5 +100,14 @@ mod tests {
         assert_eq!(median_centre(&[[f32::INFINITY, 0.0, 0.0]]), None);
         assert_eq!(far_outliers(&[[f32::INFINITY, 0.0, 0.0]]), [true]);
         assert!(far_outliers(&[]).is_empty());
+    }
+
+    #[test]
+    fn points_far_from_a_reference_body() {
+        let body = [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0]];
+        // Median distance 1 m from the centre (0, 1, 0): 8 m is the limit.
+        let others = [[0.0, 8.5, 0.0], [0.0, 9.5, 0.0], [f32::NAN, 0.0, 0.0]];
+        assert_eq!(far_from(&body, &others), [false, true, true]);
+        assert_eq!(far_from(&[], &others), [true, true, true]);
     }
 }

@@ -317,13 +317,28 @@ fn a_socket_ten_kilometres_away_does_not_stop_posing() {
     assert_eq!(v3(world[socket].t).length(), f64::from(SOCKET_DISTANCE));
 }
 
-/// The fixture written to a file of its own.
-fn written(case: Case, m: &Morbman, name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clipscope-humanoid-rigs-{}", std::process::id()));
+/// The fixture written to a file in a folder of its own, removed when dropped.
+struct Written {
+    path: PathBuf,
+}
+
+impl Drop for Written {
+    fn drop(&mut self) {
+        if let Some(dir) = self.path.parent() {
+            std::fs::remove_dir_all(dir).ok();
+        }
+    }
+}
+
+fn written(case: Case, m: &Morbman, name: &str) -> Written {
+    let dir = std::env::temp_dir().join(format!(
+        "clipscope-humanoid-rigs-{}-{name}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, fixture(case, &m.avatar, &m.skeleton).bytes).unwrap();
-    path
+    Written { path }
 }
 
 #[test]
@@ -334,8 +349,8 @@ fn pose_and_list_say_the_deep_rig_is_humanoid() {
     ) else {
         return;
     };
-    let path = written(Case::Deep, &m, "deep.bundle");
-    let (p, c) = (path.to_str().unwrap(), clips.to_str().unwrap());
+    let file = written(Case::Deep, &m, "deep.bundle");
+    let (p, c) = (file.path.to_str().unwrap(), clips.to_str().unwrap());
     let (code, out, err) = clipscope(&[
         "pose", p, c, "--clip", "Floss", "--rig", RIG_NAME, "--times", "0,1", "--json",
     ]);
@@ -390,8 +405,8 @@ fn pose_and_list_say_the_deep_rig_is_humanoid() {
 #[test]
 fn an_avatar_without_an_upper_arm_is_refused_and_list_says_why() {
     let Some(m) = morbman() else { return };
-    let path = written(Case::NoLeftUpperArm, &m, "one-armed.bundle");
-    let (code, listed, err) = clipscope(&["list", path.to_str().unwrap(), "--json"]);
+    let file = written(Case::NoLeftUpperArm, &m, "one-armed.bundle");
+    let (code, listed, err) = clipscope(&["list", file.path.to_str().unwrap(), "--json"]);
     assert_eq!(code, 0, "{err}");
     let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
     let rig = &listed["rigs"][0];

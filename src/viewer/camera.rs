@@ -14,7 +14,7 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use crate::clip::ClipData;
-use crate::framing::far_outliers;
+use crate::framing::{far_from, far_outliers};
 use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
 use crate::rig::Skeleton;
@@ -107,16 +107,25 @@ pub fn motion_points(skeleton: &Skeleton, clip: &DirectClip) -> Vec<Vec3> {
 
 /// The human bones' positions at rest and posed by the humanoid clip `clip` on `rig`
 /// across its length, with and without root motion (so the view holds when root motion is
-/// switched): the body, not the rig's other joints.
+/// switched), and those of the other joints that are not far from the human bones at rest
+/// (a weapon socket 10 km away does not count).
 pub fn humanoid_motion_points(
     skeleton: &Skeleton,
     rig: &HumanoidRig,
     clip: &ClipData,
 ) -> Vec<Vec3> {
-    let other: Vec<bool> = (0..skeleton.joints.len())
-        .map(|j| rig.joint_bone(j).is_none())
+    let rest = world_positions(skeleton, rest_transform);
+    let as_array = |p: &Vec3| p.to_array();
+    let bones: Vec<[f32; 3]> = (0..rest.len())
+        .filter(|&j| rig.joint_bone(j).is_some())
+        .map(|j| as_array(&rest[j]))
         .collect();
-    let mut points = kept(world_positions(skeleton, rest_transform), &other);
+    let all: Vec<[f32; 3]> = rest.iter().map(as_array).collect();
+    let far = far_from(&bones, &all);
+    let other: Vec<bool> = (0..rest.len())
+        .map(|j| rig.joint_bone(j).is_none() && far[j])
+        .collect();
+    let mut points = kept(rest, &other);
     for root_motion in [true, false] {
         let options = PoseOptions { root_motion };
         for t in sample_times(clip.start, clip.stop) {
