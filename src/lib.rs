@@ -23,6 +23,7 @@ pub mod curve;
 pub mod demo;
 pub mod error;
 pub mod export;
+pub mod framing;
 pub mod hash;
 pub mod humanoid;
 pub mod material;

@@ -311,3 +311,57 @@ fn the_skinned_mesh_covers_the_joints_and_far_more_than_the_skeleton() {
         "{with_mesh} vs {skeleton_alone}"
     );
 }
+
+#[path = "support/avatar_fixtures.rs"]
+mod avatar_fixtures;
+#[path = "support/humanoid_fixture.rs"]
+mod humanoid_fixture;
+
+#[test]
+fn a_rig_with_a_socket_ten_kilometres_away_is_framed_by_its_body() {
+    use avatar_fixtures::{Case, fixture};
+    let (Some(m), Some(emotes)) = (
+        humanoid_fixture::morbman(),
+        common::data("binary/wetboys_plateupemotesapi/moisture_animationreplacements"),
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-socket-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let socket = dir.join("socket.bundle");
+    std::fs::write(&socket, fixture(Case::Socket, &m.avatar, &m.skeleton).bytes).unwrap();
+    let args = ["--clip", "Floss", "--at", "1.0"].map(std::ffi::OsStr::new);
+    let mut all = vec![socket.as_os_str(), emotes.as_os_str()];
+    all.extend(args);
+    let Some(shot) = shoot("socket", &all) else {
+        return;
+    };
+    std::fs::remove_dir_all(&dir).ok();
+    // The socket is drawn far outside the view; the body fills it.
+    let (xs, ys) = VIEW;
+    if let Some(socket) = shot.joints.iter().find(|j| j["name"] == "Socket") {
+        let (x, y) = (socket["x"].as_f64().unwrap(), socket["y"].as_f64().unwrap());
+        assert!(
+            !(xs.contains(&(x as i64)) && ys.contains(&(y as i64))),
+            "the socket projects into the view at ({x}, {y})"
+        );
+    }
+    assert_joints_drawn(&shot, 15);
+    // The figure (everything but the background) spans at least a tenth of the 3D view.
+    let (mut lo, mut hi) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN));
+    for y in ys.clone() {
+        for x in xs.clone() {
+            if !is_background(shot.pixel(x, y)) {
+                lo = (lo.0.min(x), lo.1.min(y));
+                hi = (hi.0.max(x), hi.1.max(y));
+            }
+        }
+    }
+    let figure = (hi.0 - lo.0 + 1).max(0) * (hi.1 - lo.1 + 1).max(0);
+    let view = (xs.end - xs.start) * (ys.end - ys.start);
+    eprintln!("figure {lo:?}..{hi:?}: {figure} of {view} pixels");
+    assert!(
+        figure * 10 >= view,
+        "the figure spans {figure} of {view} pixels"
+    );
+}

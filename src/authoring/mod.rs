@@ -12,7 +12,8 @@
 //! 1. the clips, in [`Bundle::clips`] order;
 //! 2. one GameObject per rig joint, in joint order;
 //! 3. one Transform per rig joint, in joint order;
-//! 4. the rig's component (Animator or Animation), on joint 0's GameObject.
+//! 4. the rig's component (Animator or Animation), on joint 0's GameObject;
+//! 5. the Animator's Avatar, when it has one ([`RigComponent::AnimatorWithAvatar`]).
 //!
 //! There is no AssetBundle (class 142) object: readers that list a file's objects find the
 //! clips directly, but Unity's own `AssetBundle.LoadFromFile` would not accept the bundle.
@@ -20,6 +21,7 @@
 //! Every field the description does not cover gets the value Unity writes for a plain generic
 //! clip or a freshly added component (see `clip.rs`, `muscle.rs` and `rig.rs`).
 
+mod avatar;
 mod classes;
 mod clip;
 mod legacy;
@@ -42,6 +44,7 @@ use rabex::tpk::TpkTypeTreeBlob;
 use rabex::typetree::TypeTreeProvider;
 use rabex::typetree::typetree_cache::TypeTreeCache;
 
+pub use avatar::{AvatarSpec, AxesSpec, HumanSpec, SkeletonSpec, XformSpec};
 pub use clip::streamed_words;
 pub use spec::{
     Binding, Bundle, ClipSpec, Compression, Dense, Event, FloatCurve, Frame, Joint, KeySpec,
@@ -111,6 +114,9 @@ pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
     }
     if let Some(rig) = &bundle.rig {
         add_rig(&mut file, rig::build_rig(rig, target, &ids)?, &ids)?;
+        if let RigComponent::AnimatorWithAvatar(spec) = &rig.component {
+            file.add_object_at(ids.avatar(), &avatar::build_avatar(spec, target)?)?;
+        }
     }
     Ok(file.write_vec()?)
 }
@@ -166,6 +172,10 @@ impl PathIds {
 
     pub(crate) fn component(&self) -> PathId {
         1 + (self.clips + 2 * self.joints) as PathId
+    }
+
+    pub(crate) fn avatar(&self) -> PathId {
+        self.component() + 1
     }
 }
 

@@ -124,7 +124,10 @@ fn transform(rig: &RigSpec, joint: &Joint, index: usize, ids: &PathIds) -> Trans
 fn component(spec: &RigComponent, target: UnityTarget, ids: &PathIds) -> ComponentObject {
     let root = PPtr::local(ids.game_object(0));
     match spec {
-        RigComponent::Animator => ComponentObject::Animator(animator(root, target)),
+        RigComponent::Animator => ComponentObject::Animator(animator(root, PPtr::null(), target)),
+        RigComponent::AnimatorWithAvatar(_) => {
+            ComponentObject::Animator(animator(root, PPtr::local(ids.avatar()), target))
+        }
         RigComponent::Animation { clips, wrap_mode } => {
             let clips: Vec<PathId> = clips.iter().map(|&clip| ids.clip(clip)).collect();
             ComponentObject::Animation(animation(root, &clips, *wrap_mode, target))
@@ -132,14 +135,14 @@ fn component(spec: &RigComponent, target: UnityTarget, ids: &PathIds) -> Compone
     }
 }
 
-/// An enabled Animator without Avatar or controller that always animates and keeps its
-/// transform hierarchy (Unity's defaults for a new Animator).
-fn animator(game_object: PPtr, target: UnityTarget) -> Animator {
+/// An enabled Animator with `avatar` (or none) and no controller that always animates and
+/// keeps its transform hierarchy (Unity's defaults for a new Animator).
+fn animator(game_object: PPtr, avatar: PPtr, target: UnityTarget) -> Animator {
     match target {
         UnityTarget::Unity2020 => Animator::Unity2020(Animator2020 {
             m_GameObject: game_object,
             m_Enabled: 1,
-            m_Avatar: PPtr::null(),
+            m_Avatar: avatar,
             m_Controller: PPtr::null(),
             m_CullingMode: 0,
             m_UpdateMode: 0,
@@ -152,7 +155,7 @@ fn animator(game_object: PPtr, target: UnityTarget) -> Animator {
         UnityTarget::Unity6 => Animator::Unity6(Animator6 {
             m_GameObject: game_object,
             m_Enabled: 1,
-            m_Avatar: PPtr::null(),
+            m_Avatar: avatar,
             m_Controller: PPtr::null(),
             m_CullingMode: 0,
             m_UpdateMode: 0,

@@ -403,6 +403,8 @@ pub struct RigSpec {
 pub enum RigComponent {
     /// An Animator with no Avatar and no controller (transform hierarchy kept).
     Animator,
+    /// An Animator with this Avatar (written after the Animator) and no controller.
+    AnimatorWithAvatar(Box<super::avatar::AvatarSpec>),
     /// A legacy Animation component.
     Animation {
         /// Indices into [`Bundle::clips`]; the first is also the default `m_Animation`.

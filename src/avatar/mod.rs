@@ -113,7 +113,9 @@ impl AvatarSkeleton {
 pub struct HumanData {
     /// The T-pose body frame (centre of mass and body orientation), in Animator space.
     pub root_x: Xform,
-    /// Node 0 is the Animator root, then every human bone and every node between them.
+    /// Node 0 is the top of the human skeleton (the Animator root on some avatars, an
+    /// armature joint such as `Armature/ROOT` on others: bind it by its `m_ID`), then every
+    /// human bone and every node between them.
     pub skeleton: AvatarSkeleton,
     /// Local T-pose of every human-skeleton node.
     pub tpose: Vec<Xform>,

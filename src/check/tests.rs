@@ -434,6 +434,7 @@ fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
         tos: Default::default(),
         avatar: None,
         humanoid: None,
+        humanoid_error: None,
         clips,
         unresolved_clips: 0,
         renderers: Vec::new(),

@@ -81,6 +81,8 @@ pub fn to_json(ws: &Workspace) -> Value {
                 "avatar_paths": r.tos.len(),
                 "clips": r.clips.iter().map(|&c| clip_name(ws, c)).collect::<Vec<_>>(),
                 "unresolved_clips": r.unresolved_clips,
+                "humanoid": r.humanoid.is_some(),
+                "humanoid_error": r.humanoid_error,
             })
         })
         .collect();
@@ -237,8 +239,13 @@ fn print_table(ws: &Workspace) {
     println!("Rigs ({})", ws.rigs.len());
     for r in &ws.rigs {
         let clips: Vec<String> = r.clips.iter().map(|&c| clip_name(ws, c)).collect();
+        let humanoid = match (&r.humanoid, &r.humanoid_error) {
+            (Some(_), _) => " humanoid".to_string(),
+            (None, Some(e)) => format!(" not humanoid ({e})"),
+            (None, None) => String::new(),
+        };
         println!(
-            "  {:<24} {:<9} {:>4} joints  clips: [{}]{}  {}",
+            "  {:<24} {:<9}{humanoid} {:>4} joints  clips: [{}]{}  {}",
             r.name,
             component_name(r.component),
             r.skeleton.joints.len(),

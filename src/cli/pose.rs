@@ -29,6 +29,11 @@ pub struct PoseArgs {
     /// lists the clip, else the one matching most of its paths (as the viewer picks).
     #[arg(long)]
     rig: Option<String>,
+    /// Path id of the rig's Animator or Animation component (`list` shows it): picks one of
+    /// several rigs that share a name (a character and its copy). With `--rig`, the name
+    /// must match too.
+    #[arg(long, allow_negative_numbers = true)]
+    rig_path_id: Option<i64>,
     /// Comma-separated times in seconds (default: every frame at the clip's sample rate,
     /// then the stop time).
     #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
@@ -56,6 +61,8 @@ struct Target<'a> {
     name: String,
     skeleton: std::borrow::Cow<'a, Skeleton>,
     humanoid: Option<&'a HumanoidRig>,
+    /// Why the rig's humanoid avatar cannot pose it.
+    humanoid_error: Option<String>,
 }
 
 pub fn run(args: &PoseArgs) -> ExitCode {
@@ -68,12 +75,17 @@ pub fn run(args: &PoseArgs) -> ExitCode {
         Err(code) => return code,
     };
     let mut warnings = Vec::new();
-    let Some(target) = choose(&ws, entry.at, clip, args.rig.as_deref(), &mut warnings) else {
-        eprintln!(
-            "error: no rig named {:?}",
-            args.rig.as_deref().unwrap_or("")
-        );
-        let names: Vec<&str> = ws.rigs.iter().map(|r| r.name.as_str()).collect();
+    let wanted = RigWanted {
+        name: args.rig.as_deref(),
+        path_id: args.rig_path_id,
+    };
+    let Some(target) = choose(&ws, entry.at, clip, &wanted, &mut warnings) else {
+        eprintln!("error: no rig {}", wanted.describe());
+        let names: Vec<String> = ws
+            .rigs
+            .iter()
+            .map(|r| format!("{} (path id {})", r.name, r.at.path_id))
+            .collect();
         if !names.is_empty() {
             eprintln!("rigs there: {}", names.join(", "));
         }
@@ -81,10 +93,19 @@ pub fn run(args: &PoseArgs) -> ExitCode {
     };
     let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid);
     if clipscope::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
-        warnings.push(format!(
-            "rig {:?} has no humanoid avatar: the clip's muscles are not applied",
-            target.name
-        ));
+        warnings.push(match &target.humanoid_error {
+            Some(e) => format!(
+                "rig {:?} cannot pose humanoid clips ({e}): the clip's muscles are not applied",
+                target.name
+            ),
+            None => format!(
+                "rig {:?} has no humanoid avatar: the clip's muscles are not applied",
+                target.name
+            ),
+        });
+    }
+    if let Some(h) = target.humanoid.filter(|_| poser.is_humanoid()) {
+        warnings.extend(h.warnings().iter().cloned());
     }
     let options = PoseOptions {
         root_motion: !args.no_root_motion,
@@ -110,24 +131,52 @@ pub fn run(args: &PoseArgs) -> ExitCode {
     report_problems(&ws)
 }
 
-/// The rig named `--rig`, else the rig the viewer would pick, else a stand-in built from the
-/// clip's own paths (with a warning).
+/// The rig `--rig` and `--rig-path-id` ask for.
+struct RigWanted<'a> {
+    name: Option<&'a str>,
+    path_id: Option<i64>,
+}
+
+impl RigWanted<'_> {
+    fn given(&self) -> bool {
+        self.name.is_some() || self.path_id.is_some()
+    }
+
+    fn matches(&self, rig: &clipscope::workspace::RigEntry) -> bool {
+        self.name.is_none_or(|n| rig.name == n)
+            && self.path_id.is_none_or(|id| rig.at.path_id == id)
+    }
+
+    fn describe(&self) -> String {
+        match (self.name, self.path_id) {
+            (Some(n), Some(id)) => format!("named {n:?} with path id {id}"),
+            (Some(n), None) => format!("named {n:?}"),
+            (None, Some(id)) => format!("with path id {id}"),
+            (None, None) => String::new(),
+        }
+    }
+}
+
+/// The rig `--rig`/`--rig-path-id` name, else the rig the viewer would pick, else a
+/// stand-in built from the clip's own paths (with a warning).
 fn choose<'a>(
     ws: &'a Workspace,
     at: clipscope::workspace::ObjectRef,
     clip: &ClipData,
-    name: Option<&str>,
+    wanted: &RigWanted<'_>,
     warnings: &mut Vec<String>,
 ) -> Option<Target<'a>> {
-    let rig = match name {
-        Some(n) => Some(ws.rigs.iter().find(|r| r.name == n)?),
-        None => pick_rig(&ws.rigs, at, clip).map(|(i, _)| &ws.rigs[i]),
+    let rig = if wanted.given() {
+        Some(ws.rigs.iter().find(|r| wanted.matches(r))?)
+    } else {
+        pick_rig(&ws.rigs, at, clip).map(|(i, _)| &ws.rigs[i])
     };
     if let Some(rig) = rig {
         return Some(Target {
             name: rig.name.clone(),
             skeleton: std::borrow::Cow::Borrowed(&rig.skeleton),
             humanoid: rig.humanoid.as_deref(),
+            humanoid_error: rig.humanoid_error.clone(),
         });
     }
     warnings.push("no rig in the files fits the clip: joints stand in for its bound paths".into());
@@ -143,6 +192,7 @@ fn choose<'a>(
             &names,
         )),
         humanoid: None,
+        humanoid_error: None,
     })
 }
 

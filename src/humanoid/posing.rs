@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use super::body::{self, centre_of_mass};
 use super::math::{Q, Trs, V3};
 use super::pose::{Goal, HumanPose};
-use super::rig::{HumanoidRig, JointLocal, MAX_HUMAN_NODES};
+use super::rig::{HumanoidRig, JointLocal, MAX_HUMAN_NODES, NodeWrite};
 
 use super::twist;
 use crate::avatar::HumanBone;
@@ -41,9 +41,10 @@ thread_local! {
 
 impl HumanoidRig {
     /// Writes the local transform (Unity space) of every skeleton joint for `pose` into
-    /// `out` (one entry per joint; extra entries are left alone). Human bones are posed;
-    /// non-human nodes inside the human skeleton take the avatar's T-pose; every other
-    /// joint keeps the rig's rest transform.
+    /// `out` (one entry per joint; extra entries are left alone). Human bones below the
+    /// Hips are posed; non-human nodes between them take the avatar's T-pose rotation; the
+    /// Hips are placed from the body under the rig's own parent chain; every other joint
+    /// (those above the Hips included) keeps the rig's rest transform.
     pub fn pose(&self, pose: &HumanPose, options: &PoseOptions, out: &mut [JointLocal]) {
         SCRATCH.with_borrow_mut(|scratch| self.pose_with(pose, options, out, scratch));
     }
@@ -64,18 +65,21 @@ impl HumanoidRig {
         for (o, base) in out.iter_mut().zip(&self.base) {
             *o = *base;
         }
-        for (h, (node, q)) in self.nodes.iter().zip(local.iter()).enumerate().skip(1) {
+        for (node, q) in self.nodes.iter().zip(local.iter()) {
             let Some(slot) = node.joint.and_then(|j| out.get_mut(j)) else {
                 continue;
             };
-            *slot = if h == self.hips {
-                JointLocal::from_trs(&hips)
-            } else {
-                JointLocal::from_trs(&Trs {
-                    q: *q,
-                    ..node.tpose
-                })
-            };
+            match node.write {
+                NodeWrite::Rest => {}
+                NodeWrite::Hips => *slot = JointLocal::from_trs(&hips),
+                NodeWrite::Posed => {
+                    *slot = JointLocal::from_trs(&Trs {
+                        q: *q,
+                        ..node.tpose
+                    })
+                }
+                NodeWrite::Reparented => slot.q = q.to_f32(),
+            }
         }
     }
 

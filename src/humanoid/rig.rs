@@ -69,18 +69,38 @@ pub enum RigError {
     #[error("avatar {avatar:?}: {detail}")]
     Malformed { avatar: String, detail: String },
     #[error(
-        "joint {path:?} has another parent in the rig than in avatar {avatar:?}'s human skeleton"
+        "avatar {avatar:?} maps the Hips to {path:?}, which the rig lacks: nothing to pose the body by"
     )]
-    Hierarchy { avatar: String, path: String },
+    NoHipsJoint { avatar: String, path: String },
 }
 
 /// A human-skeleton node as the rig poses it.
 #[derive(Clone, Debug)]
 pub(super) struct HumanNode {
+    /// The node's parent in the avatar's human skeleton.
     pub parent: Option<usize>,
     pub tpose: Trs,
-    /// The skeleton joint it drives, where the skeleton has it.
+    /// The skeleton joint it drives, where the skeleton has it (found by `m_ID`, node 0
+    /// included).
     pub joint: Option<usize>,
+    /// What posing writes to that joint.
+    pub write: NodeWrite,
+}
+
+/// What posing writes to a human node's joint (settled choices 10 and 11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum NodeWrite {
+    /// Nothing: the joint keeps the rig's own local transform. Node 0 and the nodes above
+    /// the Hips: the Hips are placed under the rig's own parent chain.
+    Rest,
+    /// The Hips, placed from the body frame (§4.4).
+    Hips,
+    /// The muscles' (or, for an in-between node, the T-pose's) local rotation with the
+    /// T-pose translation and scale: the rig nests the node as the avatar does.
+    Posed,
+    /// The same local rotation, relative to the joint's parent in the rig, which is not
+    /// the node's parent in the avatar; translation and scale stay the rig's.
+    Reparented,
 }
 
 /// A mapped bone other than the Hips, posed from its muscles.
@@ -98,7 +118,8 @@ pub struct HumanoidRig {
     pub(super) bones: Vec<PosedBone>,
     pub(super) twist: Vec<TwistPair>,
     pub(super) hips: usize,
-    /// World transform of the Hips' parent (its ancestors keep their T-pose).
+    /// World transform of the Hips' parent joint in the rig's rest pose (the joints above
+    /// the Hips keep their own transforms).
     pub(super) hips_parent: Trs,
     /// Human nodes below the Hips (the Hips included).
     pub(super) below_hips: Vec<bool>,
@@ -113,12 +134,18 @@ pub struct HumanoidRig {
     joint_bones: Vec<Option<HumanBone>>,
     bone_joints: [Option<usize>; HumanBone::COUNT],
     unmapped_muscles: Vec<usize>,
+    /// How the rig differs from the avatar's human skeleton, when it does.
+    warnings: Vec<String>,
 }
 
 impl HumanoidRig {
-    /// Binds `avatar` to `skeleton` (the rig's joints, matched to avatar nodes by path
-    /// hash). Human nodes the skeleton lacks are posed but not written; their muscles are
-    /// reported with those of the bones the avatar does not map.
+    /// Binds `avatar` to `skeleton` (the rig's joints, matched to human-skeleton nodes by
+    /// path hash, node 0 included). Human nodes the skeleton lacks are posed but not
+    /// written; their muscles are reported with those of the bones the avatar does not map.
+    /// A rig that nests the human nodes otherwise than the avatar is posed anyway (each
+    /// node turned relative to its parent in the rig), with a warning
+    /// ([`HumanoidRig::warnings`]); only an avatar without Hips or without the limbs of the
+    /// body frame, or a rig without the Hips' joint, is refused.
     pub fn new(avatar: &AvatarData, skeleton: &Skeleton) -> Result<HumanoidRig, RigError> {
         let name = || avatar.name.clone();
         let hips = avatar
@@ -143,24 +170,24 @@ impl HumanoidRig {
                 nodes: count,
             });
         }
-        let nodes = human_nodes(avatar, skeleton)?;
+        let (nodes, warning) = human_nodes(avatar, skeleton, hips)?;
         let orientation = OrientationNodes::new(avatar).ok_or_else(|| RigError::MissingBone {
             avatar: name(),
             bone: "upper arms and upper legs",
         })?;
         let (bones, bone_index) = posed_bones(avatar);
         let twist = twist_pairs(avatar, &nodes, &bones, &bone_index);
-        let world = tpose_world(&nodes);
-        let hips_parent = nodes
-            .get(hips)
-            .and_then(|n| n.parent)
-            .and_then(|p| world.get(p).copied())
-            .unwrap_or(Trs::IDENTITY);
-        let mut below_hips = vec![false; nodes.len()];
-        for h in hips..nodes.len() {
-            let parent_below = nodes[h].parent.and_then(|p| below_hips.get(p).copied());
-            below_hips[h] = h == hips || parent_below == Some(true);
-        }
+        let hips_joint = nodes[hips].joint.ok_or_else(|| RigError::NoHipsJoint {
+            avatar: name(),
+            path: avatar
+                .bone_path(HumanBone::Hips)
+                .unwrap_or_default()
+                .to_string(),
+        })?;
+        let hips_parent = skeleton.joints[hips_joint]
+            .parent
+            .map_or(Trs::IDENTITY, |p| rest_world(skeleton, p));
+        let below_hips = below(&nodes, hips);
         let mut rig = HumanoidRig {
             hips,
             hips_parent,
@@ -174,6 +201,7 @@ impl HumanoidRig {
             joint_bones: vec![None; skeleton.joints.len()],
             bone_joints: [None; HumanBone::COUNT],
             unmapped_muscles: Vec::new(),
+            warnings: warning.into_iter().collect(),
             nodes,
             bones,
             twist,
@@ -182,17 +210,8 @@ impl HumanoidRig {
         Ok(rig)
     }
 
-    /// Records which joint each bone drives, the T-pose of the non-human nodes inside the
-    /// human skeleton (settled choice 4) and the muscles no joint shows.
+    /// Records which joint each bone drives and the muscles no joint shows.
     fn bind_joints(&mut self, avatar: &AvatarData) {
-        for (h, node) in self.nodes.iter().enumerate().skip(1) {
-            let has_axes = avatar.human.skeleton.node_axes(h).is_some();
-            if let (Some(j), false) = (node.joint, has_axes)
-                && let Some(base) = self.base.get_mut(j)
-            {
-                *base = JointLocal::from_trs(&node.tpose);
-            }
-        }
         for (bone, h) in avatar.mapped_bones() {
             let joint = self.nodes.get(h).and_then(|n| n.joint);
             self.bone_joints[bone.index()] = joint;
@@ -206,6 +225,12 @@ impl HumanoidRig {
             .collect();
         unmapped.sort_unstable();
         self.unmapped_muscles = unmapped;
+    }
+
+    /// How the rig differs from its avatar's human skeleton (one line naming the first
+    /// joint that differs); empty when it nests the human nodes as the avatar does.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The human bone a skeleton joint carries.
@@ -235,18 +260,15 @@ impl HumanoidRig {
     }
 }
 
-/// The human-skeleton nodes with their T-pose and skeleton joint, checking that the
-/// skeleton nests them as the avatar does.
-fn human_nodes(avatar: &AvatarData, skeleton: &Skeleton) -> Result<Vec<HumanNode>, RigError> {
+/// The human-skeleton nodes with their T-pose, skeleton joint and what posing writes to
+/// it, and a warning when the rig nests them otherwise than the avatar.
+fn human_nodes(
+    avatar: &AvatarData,
+    skeleton: &Skeleton,
+    hips: usize,
+) -> Result<(Vec<HumanNode>, Option<String>), RigError> {
     let h = &avatar.human;
-    let joint_of = |node: usize| -> Option<usize> {
-        if node == 0 {
-            return (!skeleton.joints.is_empty()).then_some(0);
-        }
-        let a = *avatar.human_to_avatar.get(node)?;
-        skeleton.joint_by_hash(avatar.skeleton.nodes.get(a)?.id)
-    };
-    let nodes: Vec<HumanNode> = h
+    let mut nodes: Vec<HumanNode> = h
         .skeleton
         .nodes
         .iter()
@@ -259,7 +281,8 @@ fn human_nodes(avatar: &AvatarData, skeleton: &Skeleton) -> Result<Vec<HumanNode
                 q: Q::from_f32(x.q).normalize(),
                 s: V3::from_f32(x.s),
             },
-            joint: joint_of(i),
+            joint: human_joint(avatar, skeleton, i),
+            write: NodeWrite::Rest,
         })
         .collect();
     if let Some(i) = (0..nodes.len()).find(|&i| nodes[i].parent.is_some_and(|p| p >= i)) {
@@ -268,24 +291,86 @@ fn human_nodes(avatar: &AvatarData, skeleton: &Skeleton) -> Result<Vec<HumanNode
             detail: format!("human node {i} comes before its parent"),
         });
     }
-    for node in &nodes {
-        let (Some(j), Some(p)) = (node.joint, node.parent) else {
-            continue;
-        };
-        let parent_joint = nodes.get(p).and_then(|n| n.joint);
+    let below_hips = below(&nodes, hips);
+    let mut differ = Vec::new();
+    for i in 0..nodes.len() {
+        let parent_joint = nodes[i].parent.and_then(|p| nodes[p].joint);
+        let Some(j) = nodes[i].joint else { continue };
         let rig_parent = skeleton.joints.get(j).and_then(|joint| joint.parent);
-        if parent_joint.is_none() || rig_parent != parent_joint {
-            return Err(RigError::Hierarchy {
-                avatar: avatar.name.clone(),
-                path: skeleton
-                    .joints
-                    .get(j)
-                    .map(|j| j.path.clone())
-                    .unwrap_or_default(),
-            });
+        let same = parent_joint.is_some() && rig_parent == parent_joint;
+        nodes[i].write = match (i == hips, below_hips[i], same) {
+            (true, _, _) => NodeWrite::Hips,
+            (false, false, _) => NodeWrite::Rest,
+            (false, true, true) => NodeWrite::Posed,
+            (false, true, false) => {
+                differ.push((i, j, rig_parent));
+                NodeWrite::Reparented
+            }
+        };
+    }
+    let warning = differ.first().map(|&(i, j, rig_parent)| {
+        let path = |j: Option<usize>| {
+            j.and_then(|j| skeleton.joints.get(j))
+                .map_or("(none)".to_string(), |j| format!("{:?}", j.path))
+        };
+        let avatar_parent = nodes[i].parent.and_then(|p| {
+            let id = h.skeleton.nodes.get(p)?.id;
+            avatar.tos.get(&id).map(|p| format!("{p:?}"))
+        });
+        let more = match differ.len() {
+            1 => String::new(),
+            n => format!(" ({} more joints differ)", n - 1),
+        };
+        format!(
+            "the rig nests avatar {:?}'s human skeleton otherwise: joint {} has parent {} in \
+             the rig, {} in the avatar{more}; humanoid clips pose it anyway, each human joint \
+             turned relative to its parent in the rig",
+            avatar.name,
+            path(Some(j)),
+            path(rig_parent),
+            avatar_parent.unwrap_or_else(|| "none found in the rig".into()),
+        )
+    });
+    Ok((nodes, warning))
+}
+
+/// The skeleton joint of human node `node`, by the node's `m_ID` (the path hash), else by
+/// its avatar-skeleton node's.
+fn human_joint(avatar: &AvatarData, skeleton: &Skeleton, node: usize) -> Option<usize> {
+    let own = avatar.human.skeleton.nodes.get(node)?.id;
+    skeleton.joint_by_hash(own).or_else(|| {
+        let a = *avatar.human_to_avatar.get(node)?;
+        skeleton.joint_by_hash(avatar.skeleton.nodes.get(a)?.id)
+    })
+}
+
+/// Which human nodes lie below the Hips (the Hips included).
+fn below(nodes: &[HumanNode], hips: usize) -> Vec<bool> {
+    let mut out = vec![false; nodes.len()];
+    for h in hips..nodes.len() {
+        let parent_below = nodes[h].parent.and_then(|p| out.get(p).copied());
+        out[h] = h == hips || parent_below == Some(true);
+    }
+    out
+}
+
+/// World transform of `joint` in the rig's rest pose, the root at identity (as
+/// [`HumanoidRig::world`] places joints).
+fn rest_world(skeleton: &Skeleton, joint: usize) -> Trs {
+    let mut chain = Vec::new();
+    let mut at = joint;
+    while let Some(j) = skeleton.joints.get(at) {
+        match j.parent {
+            Some(p) if p < at => {
+                chain.push(at);
+                at = p;
+            }
+            _ => break,
         }
     }
-    Ok(nodes)
+    chain.iter().rev().fold(Trs::IDENTITY, |world, &j| {
+        world.then(&JointLocal::rest(&skeleton.joints[j]).to_trs())
+    })
 }
 
 /// The mapped bones other than the Hips, and each bone's place among them.
@@ -348,17 +433,4 @@ fn between(nodes: &[HumanNode], ancestor: usize, node: usize) -> Option<Q> {
         at = n.parent.filter(|&p| p < at)?;
     }
     Some(q)
-}
-
-/// World transforms of the human nodes in the T-pose, the Animator root at identity.
-pub(super) fn tpose_world(nodes: &[HumanNode]) -> Vec<Trs> {
-    let mut world: Vec<Trs> = Vec::with_capacity(nodes.len());
-    for node in nodes {
-        let w = match node.parent.and_then(|p| world.get(p)) {
-            Some(parent) => parent.then(&node.tpose),
-            None => Trs::IDENTITY,
-        };
-        world.push(w);
-    }
-    world
 }

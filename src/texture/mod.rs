@@ -56,6 +56,15 @@ pub enum TextureError {
     Stream(#[from] ResourceError),
     #[error("size {width}×{height} is outside 1..={MAX_SIDE} per side")]
     BadSize { width: i64, height: i64 },
+    /// A texture of size 0 (a font atlas or render target that a script fills at run
+    /// time): its facts are known, it has nothing to decode.
+    #[error("the texture has no pixels (size {width}×{height}: filled at run time)")]
+    NoPixels {
+        name: String,
+        format: i32,
+        width: i64,
+        height: i64,
+    },
     #[error("texture format {format} ({name}) is not decoded")]
     Unsupported { format: i32, name: &'static str },
     #[error("{name}: mip 0 of {width}×{height} needs {needed} bytes, the texture holds {held}")]
@@ -90,6 +99,14 @@ pub fn from_unity(
     version: (u16, u16),
     streams: &dyn StreamSource,
 ) -> Result<TextureData, TextureError> {
+    if t.m_Width.0 == 0 || t.m_Height.0 == 0 {
+        return Err(TextureError::NoPixels {
+            format: t.m_TextureFormat.i32(),
+            name: t.m_Name,
+            width: t.m_Width.0,
+            height: t.m_Height.0,
+        });
+    }
     let (width, height) = checked_size(t.m_Width.0, t.m_Height.0)?;
     let data = match &t.m_StreamData {
         Some(s) if t.image_data.is_empty() && !s.path.is_empty() && s.size.0 > 0 => {

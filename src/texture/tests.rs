@@ -359,3 +359,45 @@ mod damaged {
         }
     }
 }
+
+#[test]
+fn a_texture_of_size_zero_keeps_its_facts_and_says_it_has_no_pixels() {
+    use crate::unity::Int;
+    use crate::unity::texture::Texture2D;
+    let atlas = Texture2D {
+        m_Name: "Font Texture".into(),
+        m_TextureFormat: Int(1),
+        ..Texture2D::default()
+    };
+    let err = from_unity(atlas, (2020, 3), &crate::resource::NoStreams).unwrap_err();
+    match &err {
+        TextureError::NoPixels {
+            name,
+            format,
+            width,
+            height,
+        } => assert_eq!(
+            (name.as_str(), *format, *width, *height),
+            ("Font Texture", 1, 0, 0)
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert!(err.to_string().contains("no pixels"), "{err}");
+    // One side of 0 is empty too; a negative side is a bad size.
+    let strip = Texture2D {
+        m_Width: Int(4),
+        ..Texture2D::default()
+    };
+    let err = from_unity(strip, (2020, 3), &crate::resource::NoStreams).unwrap_err();
+    assert!(
+        matches!(err, TextureError::NoPixels { width: 4, .. }),
+        "{err:?}"
+    );
+    let bad = Texture2D {
+        m_Width: Int(-4),
+        m_Height: Int(4),
+        ..Texture2D::default()
+    };
+    let err = from_unity(bad, (2020, 3), &crate::resource::NoStreams).unwrap_err();
+    assert!(matches!(err, TextureError::BadSize { .. }), "{err:?}");
+}

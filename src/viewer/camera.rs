@@ -1,5 +1,7 @@
 //! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
-//! loading a clip frames the rig over the clip's motion.
+//! loading a clip frames the character over the clip's motion: a humanoid rig's human
+//! bones, a generic rig's joints without the far outliers ([`crate::framing`]), and the
+//! drawn meshes. Joints left out stay drawn and are reached by zooming out.
 
 use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
@@ -12,6 +14,7 @@ use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
 use crate::clip::ClipData;
+use crate::framing::{far_from, far_outliers};
 use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
 use crate::rig::Skeleton;
@@ -43,13 +46,10 @@ impl Default for OrbitCamera {
 
 impl OrbitCamera {
     /// Frames a skeleton over its rest pose and the poses `clip` gives it across its length,
-    /// so a clip that carries its rig away (root motion) stays in view.
+    /// so a clip that carries its rig away (root motion) stays in view; joints far from
+    /// the rest of the rig (weapon sockets, camera targets) do not count.
     pub fn frame_motion(&mut self, skeleton: &Skeleton, clip: &DirectClip) {
-        let mut points = world_positions(skeleton, rest_transform);
-        for t in sample_times(clip.clip.start, clip.clip.stop) {
-            points.extend(clip.posed_positions(skeleton, t));
-        }
-        self.frame_points(&points);
+        self.frame_points(&motion_points(skeleton, clip));
     }
 
     /// Frames a humanoid rig over its rest pose and the poses the humanoid clip `clip` gives
@@ -93,21 +93,73 @@ impl OrbitCamera {
     }
 }
 
-/// The joints' positions at rest and posed by the humanoid clip `clip` on `rig` across its
-/// length, with and without root motion (so the view holds when root motion is switched).
+/// The joints of a generic rig to frame over `clip`: every joint at rest and posed across
+/// the clip, except the far outliers of the rest pose.
+pub fn motion_points(skeleton: &Skeleton, clip: &DirectClip) -> Vec<Vec3> {
+    let rest = world_positions(skeleton, rest_transform);
+    let far = far_joints(&rest);
+    let mut points = kept(rest, &far);
+    for t in sample_times(clip.clip.start, clip.clip.stop) {
+        points.extend(kept(clip.posed_positions(skeleton, t), &far));
+    }
+    points
+}
+
+/// The human bones' positions at rest and posed by the humanoid clip `clip` on `rig`
+/// across its length, with and without root motion (so the view holds when root motion is
+/// switched), and those of the other joints that are not far from the human bones at rest
+/// (a weapon socket 10 km away does not count).
 pub fn humanoid_motion_points(
     skeleton: &Skeleton,
     rig: &HumanoidRig,
     clip: &ClipData,
 ) -> Vec<Vec3> {
-    let mut points = world_positions(skeleton, rest_transform);
+    let rest = world_positions(skeleton, rest_transform);
+    let as_array = |p: &Vec3| p.to_array();
+    let bones: Vec<[f32; 3]> = (0..rest.len())
+        .filter(|&j| rig.joint_bone(j).is_some())
+        .map(|j| as_array(&rest[j]))
+        .collect();
+    let all: Vec<[f32; 3]> = rest.iter().map(as_array).collect();
+    let far = far_from(&bones, &all);
+    let other: Vec<bool> = (0..rest.len())
+        .map(|j| rig.joint_bone(j).is_none() && far[j])
+        .collect();
+    let mut points = kept(rest, &other);
     for root_motion in [true, false] {
         let options = PoseOptions { root_motion };
         for t in sample_times(clip.start, clip.stop) {
-            points.extend(humanoid_posed_positions(rig, skeleton, clip, t, &options));
+            let posed = humanoid_posed_positions(rig, skeleton, clip, t, &options);
+            points.extend(kept(posed, &other));
         }
     }
     points
+}
+
+/// Which joints of the rest pose are far outliers.
+pub fn far_joints(rest: &[Vec3]) -> Vec<bool> {
+    let points: Vec<[f32; 3]> = rest.iter().map(|p| p.to_array()).collect();
+    far_outliers(&points)
+}
+
+/// The points whose `left_out` entry is false.
+fn kept(points: Vec<Vec3>, left_out: &[bool]) -> Vec<Vec3> {
+    points
+        .into_iter()
+        .zip(left_out)
+        .filter(|(_, out)| !**out)
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// How many of `points` lie outside the framed view (more than its radius from its
+/// focus): what the status line reports.
+pub fn outside_view(orbit: &OrbitCamera, points: &[Vec3]) -> usize {
+    let (focus, radius) = orbit.framed;
+    points
+        .iter()
+        .filter(|p| !p.is_finite() || p.distance(focus) > radius)
+        .count()
 }
 
 /// The clip times framing samples: 25 from `start` to `stop`, none for a bad range.

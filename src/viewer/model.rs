@@ -4,17 +4,20 @@
 
 use std::sync::Arc;
 
+use bevy::math::Affine3A;
 use bevy::prelude::*;
 
 use super::ViewerOptions;
-use super::camera::{OrbitCamera, humanoid_motion_points};
+use super::camera::{OrbitCamera, far_joints, humanoid_motion_points, outside_view};
 use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use crate::clip::ClipData;
+use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::plugin::model::{
     ModelAssets, ModelMesh, UnityModel, clip_objects, model_points, posed_joints, spawn_renderers,
 };
-use crate::plugin::{DirectClip, RigRoot};
+use crate::plugin::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
+use crate::rig::Skeleton;
 
 /// Poses sampled over a clip to frame it.
 const FRAMING_SAMPLES: usize = 24;
@@ -65,7 +68,7 @@ fn setup(mut commands: Commands, options: Res<ViewerOptions>, mut selection: Res
 fn attach_model(
     mut commands: Commands,
     new_rigs: Query<(), Added<RigRoot>>,
-    scene: Res<SceneState>,
+    mut scene: ResMut<SceneState>,
     selection: Res<Selection>,
     library: Option<Res<Library>>,
     mut assets: ModelAssets,
@@ -102,21 +105,59 @@ fn attach_model(
             .insert(clip_objects(ws, at, &clip.pptr_mapping));
     }
     let points = match &scene.humanoid {
-        // Humanoid poses come from the muscles: the joints over the clip, the meshes at rest.
+        // Humanoid poses come from the muscles: the human bones and the meshes over the clip.
         Some(humanoid) => {
             let mut points = humanoid_motion_points(&model.skeleton, humanoid, clip);
-            points.extend(model_points(
-                &model,
-                &posed_joints(&model.skeleton, None, 0.0),
-            ));
+            for t in sample_times(clip.start, clip.stop) {
+                let world = humanoid_joints(&model.skeleton, humanoid, clip, t);
+                points.extend(model_points(&model, &world));
+            }
             points
         }
         None => framing_points(&model, clip),
     };
     orbit.frame_points(&points);
+    let rest = posed_joints(&model.skeleton, None, 0.0);
+    let rest: Vec<Vec3> = rest.iter().map(|a| Vec3::from(a.translation)).collect();
+    scene.far_joints = outside_view(&orbit, &rest);
 }
 
-/// The joints and the meshes over the clip's length, and at rest.
+/// The joints' world transforms (Bevy space, skeleton order) posed by the humanoid clip
+/// `clip` on `rig` at `t` (the root at rest), for the meshes' posed bounds.
+fn humanoid_joints(
+    skeleton: &Skeleton,
+    rig: &HumanoidRig,
+    clip: &ClipData,
+    t: f32,
+) -> Vec<Affine3A> {
+    let pose = HumanPose::sample(clip, t);
+    let mut locals = vec![JointLocal::IDENTITY; rig.joint_count()];
+    rig.pose(&pose, &PoseOptions::default(), &mut locals);
+    let mut world: Vec<GlobalTransform> = Vec::with_capacity(skeleton.joints.len());
+    for (j, joint) in skeleton.joints.iter().enumerate() {
+        let local = match locals.get(j).filter(|_| j > 0) {
+            Some(local) => joint_to_bevy(local),
+            None => rest_transform(joint),
+        };
+        let global = match joint.parent.and_then(|p| world.get(p)) {
+            Some(parent) => parent.mul_transform(local),
+            None => GlobalTransform::from(local),
+        };
+        world.push(global);
+    }
+    world.into_iter().map(|g| g.affine()).collect()
+}
+
+/// The clip times framing samples: `FRAMING_SAMPLES + 1` from `start` to `stop`, none for a
+/// bad range.
+fn sample_times(start: f32, stop: f32) -> impl Iterator<Item = f32> {
+    let valid = start.is_finite() && stop.is_finite() && stop >= start;
+    (0..=FRAMING_SAMPLES)
+        .filter(move |_| valid)
+        .map(move |i| start + (stop - start) * i as f32 / FRAMING_SAMPLES as f32)
+}
+
+/// The meshes over the clip's length and at rest, and the joints but their far outliers.
 fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
     let direct = DirectClip::new(clip.clone());
     let (start, stop) = (clip.start, clip.stop);
@@ -127,11 +168,19 @@ fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
             posed_joints(&model.skeleton, Some(&direct), t)
         }));
     }
+    let rest: Vec<Vec3> = poses[0].iter().map(|a| Vec3::from(a.translation)).collect();
+    let far = far_joints(&rest);
     poses
         .iter()
         .flat_map(|world| {
             let mut points = model_points(model, world);
-            points.extend(world.iter().map(|a| Vec3::from(a.translation)));
+            points.extend(
+                world
+                    .iter()
+                    .zip(&far)
+                    .filter(|(_, far)| !**far)
+                    .map(|(a, _)| Vec3::from(a.translation)),
+            );
             points
         })
         .collect()

@@ -56,8 +56,13 @@ pub fn choose_rig(
         },
         None => placeholder(library, clip),
     };
+    let error = index
+        .and_then(|i| ws.rigs.get(i))
+        .and_then(|r| r.humanoid_error.clone());
     if humanoid_clip && chosen.humanoid.is_none() {
-        chosen.note = Some(if ws.humanoid_rigs().next().is_none() {
+        chosen.note = Some(if let Some(e) = error {
+            format!("{} cannot pose humanoid clips: {e}", chosen.name)
+        } else if ws.humanoid_rigs().next().is_none() {
             "no humanoid rig is loaded: the muscle curves are listed and plotted; open a \
              character with a humanoid Avatar (or --rig) to pose them"
                 .into()

@@ -7,13 +7,13 @@ use bevy::animation::graph::AnimationGraph;
 use bevy::prelude::*;
 
 use super::ViewerOptions;
-use super::camera::OrbitCamera;
+use super::camera::{OrbitCamera, outside_view};
 use super::rigs::choose_rig;
 use crate::clip::ClipData;
 use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{
     DirectClip, LoadedClip, RigRoot, UnityHumanoid, UnityPlayback, Unmatched, play_clip,
-    rest_transform, spawn_rig, unmatched_bindings,
+    rest_transform, spawn_rig, unmatched_bindings, world_positions,
 };
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, Workspace};
@@ -89,6 +89,8 @@ pub struct SceneState {
     pub frames: u32,
     /// The check report of the clip on this rig.
     pub report: Option<crate::check::ClipReport>,
+    /// Joints (at rest) far outside the framed view: left out of the framing, still drawn.
+    pub far_joints: usize,
 }
 
 /// The clip to select after loading: the one named, else the first that decodes.
@@ -154,6 +156,7 @@ pub fn rebuild_scene(
         Some(humanoid) => orbit.frame_humanoid_motion(&rig.skeleton, humanoid, data),
         None => orbit.frame_motion(&rig.skeleton, &loaded.direct),
     }
+    let far_joints = outside_view(&orbit, &world_positions(&rig.skeleton, rest_transform));
     selection.tracks = data
         .tracks
         .first()
@@ -171,6 +174,7 @@ pub fn rebuild_scene(
         rig_name: rig.name,
         rig_index: rig.index,
         frames: 0,
+        far_joints,
     };
 }
 

@@ -44,8 +44,8 @@ pub struct OpenOptions {
     pub unity_version: Option<String>,
     /// Keep only what `list` shows, for a fraction of the memory: a clip keeps its facts
     /// (name, block counts, times, wrap mode, warnings) and the counts of what was dropped
-    /// ([`ClipData::summary_only`]) but not its curves; an avatar keeps its path names but not
-    /// its human description. Off by default.
+    /// ([`ClipData::summary_only`]) but not its curves; avatars are decoded in full (rigs
+    /// then say whether they pose humanoid clips). Off by default.
     pub summaries: bool,
 }
 
@@ -141,6 +141,9 @@ pub struct RigEntry {
     /// The avatar bound to the skeleton, when it is humanoid: what poses humanoid clips
     /// (this rig's own, or any other's) on this rig.
     pub humanoid: Option<Arc<HumanoidRig>>,
+    /// Why an Animator whose avatar is humanoid cannot pose humanoid clips (then
+    /// `humanoid` is `None`).
+    pub humanoid_error: Option<String>,
     /// Clips it reaches (controller or Animation list), resolved where loaded.
     pub clips: Vec<ObjectRef>,
     /// References to clips in files that are not loaded.
@@ -165,8 +168,8 @@ pub struct AvatarEntry {
     pub name: String,
     /// Path hash to transform path, relative to the Animator's GameObject (`m_TOS`).
     pub tos: PathNames,
-    /// The decoded avatar (skeleton, human description); `None` when opened for summaries or
-    /// when it could not be decoded (a warning says why).
+    /// The decoded avatar (skeleton, human description); `None` when it could not be decoded
+    /// (a warning says why).
     pub data: Option<Arc<AvatarData>>,
 }
 

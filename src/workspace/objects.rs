@@ -104,27 +104,25 @@ pub(super) fn read_clip(
     }
 }
 
-/// An avatar in full (unless opened for summaries); its path names even when the rest does
-/// not decode.
+/// An avatar in full (summaries too: `list` says whether each rig poses humanoid clips,
+/// and an avatar is small beside its clips); its path names even when the rest does not
+/// decode.
 pub(super) fn read_avatar(
     file: &SerializedFile,
     info: &ObjectInfo,
-    options: &OpenOptions,
+    _options: &OpenOptions,
 ) -> Result<AvatarFound, String> {
-    let mut problem = None;
-    if !options.summaries {
-        match crate::avatar::read(file, info) {
-            Ok(data) => {
-                return Ok(AvatarFound {
-                    name: data.name.clone(),
-                    tos: data.tos.clone(),
-                    data: Some(data),
-                    problem: None,
-                });
-            }
-            Err(e) => problem = Some(e.to_string()),
+    let problem = match crate::avatar::read(file, info) {
+        Ok(data) => {
+            return Ok(AvatarFound {
+                name: data.name.clone(),
+                tos: data.tos.clone(),
+                data: Some(data),
+                problem: None,
+            });
         }
-    }
+        Err(e) => Some(e.to_string()),
+    };
     let raw = file.read::<Avatar>(info).map_err(|e| e.to_string())?;
     Ok(AvatarFound {
         name: raw.m_Name,

@@ -52,7 +52,10 @@ impl Builder {
                 None => (Vec::new(), usize::from(!draft.controller.is_null())),
             }
         };
-        let humanoid = self.humanoid(index, avatar, &skeleton);
+        let (humanoid, humanoid_error) = match self.humanoid(index, avatar, &skeleton) {
+            Ok(bound) => (bound, None),
+            Err(e) => (None, Some(e)),
+        };
         let renderers = draft
             .renderers
             .into_iter()
@@ -63,33 +66,45 @@ impl Builder {
         rig.tos = tos;
         rig.avatar = avatar;
         rig.humanoid = humanoid;
+        rig.humanoid_error = humanoid_error;
         rig.renderers = renderers;
         rig.clips = found;
         rig.unresolved_clips = unresolved;
     }
 
-    /// The avatar bound to the rig's skeleton, when the avatar is humanoid; a warning when
-    /// it is humanoid but does not fit the skeleton.
+    /// The avatar bound to the rig's skeleton, when the avatar is humanoid, or why it
+    /// cannot pose the rig (also a warning); a warning when the rig nests the human
+    /// skeleton otherwise than the avatar (it is posed anyway).
     fn humanoid(
         &mut self,
         rig: usize,
         avatar: Option<ObjectRef>,
         skeleton: &Skeleton,
-    ) -> Option<Arc<HumanoidRig>> {
-        let data = avatar
+    ) -> Result<Option<Arc<HumanoidRig>>, String> {
+        let Some(data) = avatar
             .and_then(|at| self.ws.avatar(at))
             .and_then(|a| a.data.clone())
-            .filter(|d| d.is_human())?;
+            .filter(|d| d.is_human())
+        else {
+            return Ok(None);
+        };
+        let location = self.ws.files[self.ws.rigs[rig].at.file].location();
+        let name = self.ws.rigs[rig].name.clone();
         match HumanoidRig::new(&data, skeleton) {
-            Ok(bound) => Some(Arc::new(bound)),
-            Err(RigError::NotHumanoid(_)) => None,
+            Ok(bound) => {
+                for w in bound.warnings() {
+                    self.ws
+                        .warnings
+                        .push(format!("{location}: rig {name:?}: {w}"));
+                }
+                Ok(Some(Arc::new(bound)))
+            }
+            Err(RigError::NotHumanoid(_)) => Ok(None),
             Err(e) => {
-                let location = self.ws.files[self.ws.rigs[rig].at.file].location();
-                let name = &self.ws.rigs[rig].name;
                 self.ws.warnings.push(format!(
                     "{location}: rig {name:?}: humanoid clips cannot play on it: {e}"
                 ));
-                None
+                Err(e.to_string())
             }
         }
     }

@@ -256,10 +256,14 @@ fn read_texture(
     let texture = match texture::read(file, info, streams) {
         Ok(t) => t,
         Err(e) => {
+            let (name, format) = match &e {
+                texture::TextureError::NoPixels { name, format, .. } => (name.clone(), *format),
+                _ => (String::new(), 0),
+            };
             return TextureEntry {
                 at: local(info),
-                name: String::new(),
-                format: 0,
+                name,
+                format,
                 width: 0,
                 height: 0,
                 error: Some(e.to_string()),

@@ -8,6 +8,7 @@
 //! `#[serde(untagged)]` enum that serializes as whichever variant it holds.
 #![allow(non_snake_case)]
 
+pub(crate) mod avatar;
 pub(crate) mod clip;
 pub(crate) mod rig;
 

@@ -156,5 +156,11 @@ fn status_bar(
         if let Some(note) = &scene.note {
             ui.colored_label(egui::Color32::YELLOW, note);
         }
+        if scene.far_joints > 0 {
+            ui.label(format!(
+                "{} joints lie far outside the view (zoom out to see them)",
+                scene.far_joints
+            ));
+        }
     });
 }

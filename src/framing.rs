@@ -1,0 +1,113 @@
+//! What a view of a rig frames: the joints that make up the character, without the far
+//! outliers (a weapon socket or a camera target hundreds of metres from the body), which
+//! would otherwise shrink the figure to a dot. Free of Bevy: points are `[x, y, z]`.
+
+/// A joint is a far outlier when it lies more than this many times the median joint's
+/// distance from the rig's centre.
+pub const FAR_FACTOR: f32 = 8.0;
+
+/// Distances below this (1 cm) count as this: a rig whose joints nearly coincide keeps
+/// every joint that is not far from them in absolute terms either.
+const MIN_SPREAD: f32 = 0.01;
+
+/// The component-wise median of the finite points: the rig's centre, which a few far
+/// joints do not move.
+pub fn median_centre(points: &[[f32; 3]]) -> Option<[f32; 3]> {
+    let finite: Vec<&[f32; 3]> = points
+        .iter()
+        .filter(|p| p.iter().all(|v| v.is_finite()))
+        .collect();
+    if finite.is_empty() {
+        return None;
+    }
+    let axis = |i: usize| median(finite.iter().map(|p| p[i]).collect());
+    Some([axis(0), axis(1), axis(2)])
+}
+
+/// For each point: true when it is a far outlier ([`FAR_FACTOR`] times the median distance
+/// from [`median_centre`], or not finite).
+pub fn far_outliers(points: &[[f32; 3]]) -> Vec<bool> {
+    far_from(points, points)
+}
+
+/// For each of `points`: true when it lies farther from the centre of `reference` than
+/// [`FAR_FACTOR`] times the median distance of `reference` from its centre (or is not
+/// finite). A humanoid rig measures its other joints against its human bones this way.
+pub fn far_from(reference: &[[f32; 3]], points: &[[f32; 3]]) -> Vec<bool> {
+    let Some(centre) = median_centre(reference) else {
+        return vec![true; points.len()];
+    };
+    let distance = |p: &[f32; 3]| {
+        let d = [p[0] - centre[0], p[1] - centre[1], p[2] - centre[2]];
+        (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+    };
+    let typical = median(
+        reference
+            .iter()
+            .map(distance)
+            .filter(|d| d.is_finite())
+            .collect(),
+    )
+    .max(MIN_SPREAD);
+    points
+        .iter()
+        .map(distance)
+        .map(|d| !d.is_finite() || d > FAR_FACTOR * typical)
+        .collect()
+}
+
+/// The median of values (the mean of the two middle ones for an even count); 0 for none.
+fn median(mut values: Vec<f32>) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f32::total_cmp);
+    let n = values.len();
+    (values[(n - 1) / 2] + values[n / 2]) / 2.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_socket_ten_kilometres_away_is_a_far_outlier_and_the_body_is_not() {
+        // A two-metre figure: hips, spine, head, hands, feet, and a socket 10 km away.
+        let mut points = vec![
+            [0.0, 1.0, 0.0],
+            [0.0, 1.3, 0.0],
+            [0.0, 1.8, 0.0],
+            [-0.8, 1.4, 0.0],
+            [0.8, 1.4, 0.0],
+            [-0.2, 0.0, 0.0],
+            [0.2, 0.0, 0.0],
+        ];
+        points.push([10_000.0, 0.0, 0.0]);
+        let far = far_outliers(&points);
+        assert_eq!(far.iter().filter(|&&f| f).count(), 1);
+        assert!(far[7]);
+        // The centre stays in the body.
+        let c = median_centre(&points).unwrap();
+        assert!(c[0].abs() < 1.0 && (0.0..2.0).contains(&c[1]), "{c:?}");
+    }
+
+    #[test]
+    fn joints_at_one_point_and_non_finite_ones() {
+        let points = [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.05, 1.0]];
+        assert!(far_outliers(&points).iter().all(|&f| !f));
+        let points = [[0.0, 0.0, 0.0], [f32::NAN, 0.0, 0.0], [0.0, 0.5, 0.0]];
+        assert_eq!(far_outliers(&points), [false, true, false]);
+        assert_eq!(median_centre(&[[f32::INFINITY, 0.0, 0.0]]), None);
+        assert_eq!(far_outliers(&[[f32::INFINITY, 0.0, 0.0]]), [true]);
+        assert!(far_outliers(&[]).is_empty());
+    }
+
+    #[test]
+    fn points_far_from_a_reference_body() {
+        let body = [[0.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 2.0, 0.0]];
+        // Median distance 1 m from the centre (0, 1, 0): 8 m is the limit.
+        let others = [[0.0, 8.5, 0.0], [0.0, 9.5, 0.0], [f32::NAN, 0.0, 0.0]];
+        assert_eq!(far_from(&body, &others), [false, true, true]);
+        assert_eq!(far_from(&[], &others), [true, true, true]);
+    }
+}
