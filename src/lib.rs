@@ -9,6 +9,7 @@
 //!   shapes, materials and textures, with their stream data.
 //! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
 //!   sample` and `clipscope pose` print).
+//! - [`version`]: Unity version strings, and the version a file is read with.
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
@@ -36,6 +37,7 @@ pub mod serialized;
 pub mod texture;
 pub mod timeline;
 pub mod unity;
+pub mod version;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod workspace;

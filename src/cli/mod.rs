@@ -46,9 +46,18 @@ enum Command {
 /// Options shared by every command that opens files.
 #[derive(clap::Args, Clone)]
 pub struct Inputs {
-    /// Unity version to assume for files whose version string is stripped ("0.0.0").
-    #[arg(long, value_name = "VERSION")]
+    /// Unity version to assume for files whose version string is stripped ("0.0.0", empty or
+    /// not a version), e.g. 2020.3.48f1 or 2020.3.26f1c1. Without it, a bundle's header version
+    /// is used, else 2022.3.0f1.
+    #[arg(long, value_name = "VERSION", value_parser = parse_unity_version)]
     unity_version: Option<String>,
+}
+
+/// Accepts a usable Unity version (the same rule as for versions read from files).
+fn parse_unity_version(text: &str) -> Result<String, String> {
+    text.parse::<clipscope::version::UnityVersion>()
+        .map(|v| v.to_string())
+        .map_err(|e| format!("the version {e}"))
 }
 
 impl Inputs {
