@@ -10,6 +10,7 @@
 //! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
 //!   sample` and `clipscope pose` print).
 //! - [`version`]: Unity version strings, and the version a file is read with.
+//! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
@@ -21,6 +22,7 @@ pub mod clip;
 pub mod container;
 pub mod curve;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod hash;
 pub mod humanoid;

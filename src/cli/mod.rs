@@ -1,7 +1,8 @@
 //! Command-line parsing and dispatch. Exit codes: 0 done, 1 a file could not be read,
-//! 2 usage.
+//! 2 usage, 3 a problem `check --strict` or `diff --tolerance` was asked to fail on.
 
 mod check;
+mod diff;
 mod list;
 mod pose;
 mod progress;
@@ -36,6 +37,9 @@ enum Command {
     Pose(pose::PoseArgs),
     /// Check clips for loop seams, steps, non-finite values and binding problems.
     Check(check::CheckArgs),
+    /// Compare two clips curve by curve (a text .anim against its build, two builds, two
+    /// mods): largest and RMS difference per curve, curves on one side only, differing facts.
+    Diff(diff::DiffArgs),
     /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
     Texture(texture::TextureArgs),
     /// Open files or folders in the viewer (drop more onto its window).
@@ -171,6 +175,7 @@ pub fn run() -> ExitCode {
         Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
