@@ -178,7 +178,7 @@ const KEY_TIME: f32 = 0.5;
 /// A legacy clip: Hips position (0,0,0) → (0,y,0) → (0,0,0) at 0, 0.5, 1 and Hips rotation
 /// identity → yaw → identity, all keys flat, plus a float curve.
 fn moved(y: f32, yaw_deg: f32, extra_curve: bool) -> Vec<u8> {
-    let half = (yaw_deg.to_radians() / 2.0) as f32;
+    let half = yaw_deg.to_radians() / 2.0;
     let mut clip = LegacyClip::new("Bob");
     clip.position = vec![PathCurve::new(
         HIPS,
@@ -228,7 +228,7 @@ fn diff_json(a: &str, b: &str, extra: &[&str]) -> (i32, Value) {
     (code, serde_json::from_str(&out).unwrap_or(Value::Null))
 }
 
-fn curve<'a>(json: &'a Value, attribute: u32, component: u8) -> &'a Value {
+fn curve(json: &Value, attribute: u32, component: u8) -> &Value {
     json["curves"]
         .as_array()
         .unwrap()

@@ -43,7 +43,7 @@ fn frames(clip: &ClipData, lo: f64, hi: f64) -> Vec<f64> {
     }
     let first = ((lo - start) * rate - SAME_TIME).ceil();
     let last = ((hi - start) * rate + SAME_TIME).floor();
-    if !(last >= first) {
+    if last.is_nan() || first.is_nan() || last < first {
         return Vec::new();
     }
     let count = ((last - first) as usize + 1).min(MAX_FRAMES);
