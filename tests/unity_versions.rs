@@ -251,3 +251,29 @@ fn list_json_reports_the_written_and_the_used_version() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_project_s_editor_version_is_read_with_the_same_rule() {
+    let dir = std::env::temp_dir().join(format!("clipscope-project-{}", std::process::id()));
+    let settings = dir.join("ProjectSettings");
+    std::fs::create_dir_all(&settings).unwrap();
+    let asset = dir.join("Assets/Clips/Walk.anim");
+    for (written, expected) in [
+        (CHINA, Some(CHINA)),
+        ("2023.1.0a16", Some("2023.1.0a16")),
+        ("0.0.0", None),
+        ("", None),
+        ("2020.3", None),
+    ] {
+        std::fs::write(
+            settings.join("ProjectVersion.txt"),
+            format!(
+                "m_EditorVersion: {written}\nm_EditorVersionWithRevision: {written} (0123abcd)\n"
+            ),
+        )
+        .unwrap();
+        let read = clipscope::yaml::project_version(&asset).map(|v| v.to_string());
+        assert_eq!(read.as_deref(), expected, "{written:?}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
