@@ -9,6 +9,8 @@
 //!   shapes, materials and textures, with their stream data.
 //! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
 //!   sample` and `clipscope pose` print).
+//! - [`version`]: Unity version strings, and the version a file is read with.
+//! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
@@ -21,6 +23,7 @@ pub mod clip;
 pub mod container;
 pub mod curve;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod export;
 pub mod framing;
@@ -39,6 +42,7 @@ pub mod serialized;
 pub mod texture;
 pub mod timeline;
 pub mod unity;
+pub mod version;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod workspace;

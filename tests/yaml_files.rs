@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 
 use clipscope::clip::BindingKind;
 use clipscope::unity::clip::AnimationClip;
+use clipscope::version::UnityVersion;
 use clipscope::yaml::{self, YamlContents, is_yaml, meta_guid, read_yaml};
 use clipscope::{ClipData, OpenOptions, Workspace, decode_clip, path_hash};
 use common::data;
-use rabex::UnityVersion;
 
 /// Reads a YAML file, asserting it reads with no warning.
 fn read(path: &Path) -> YamlContents {

@@ -72,6 +72,12 @@ pub enum AuthoringError {
     /// rabex could not serialize an object against its type tree, or write the file.
     #[error("writing the serialized file: {0}")]
     Serialize(#[from] builder::Error),
+    /// A version text [`write_serialized_as`] cannot put down: shorter than the target's
+    /// version plus two characters, or holding a NUL.
+    #[error(
+        "cannot write the Unity version {0:?} (it must be at least two characters longer than the target's)"
+    )]
+    VersionText(String),
     /// Writing the bundle failed.
     #[error("writing the bundle: {0}")]
     Io(#[from] std::io::Error),
@@ -100,8 +106,16 @@ pub fn write_bundle(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
 /// Writes `bundle` as a bare serialized file (what a bundle's `CAB-…` entry holds, or a
 /// `.assets` file); [`Bundle::compression`] does not apply.
 pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
+    write_serialized_with(bundle, &version(bundle.target))
+}
+
+/// [`write_serialized`] with `version` in the header and choosing the type trees.
+fn write_serialized_with(
+    bundle: &Bundle,
+    version: &UnityVersion,
+) -> Result<Vec<u8>, AuthoringError> {
     let target = bundle.target;
-    let version = version(target);
+    let version = version.clone();
     let tpk = embedded_tpk();
     let type_trees = TypeTreeCache::new(tpk);
     let common_strings = build_common_offset_map(tpk, &version);
@@ -119,6 +133,33 @@ pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
         }
     }
     Ok(file.write_vec()?)
+}
+
+/// [`write_serialized`] with `written` as the Unity version in the file's header, verbatim:
+/// forms rabex's writer cannot print (a China release such as `2020.3.26f1c1`, a second line).
+/// Layouts stay those of [`Bundle::target`]. The file is written with a placeholder version of
+/// the same length (the target's, with a `-x…` suffix) that is then overwritten, so every
+/// offset and alignment stays Unity's; `written` must therefore be at least two characters
+/// longer than the target's version.
+pub fn write_serialized_as(bundle: &Bundle, written: &str) -> Result<Vec<u8>, AuthoringError> {
+    let target = bundle.target.version();
+    let fill = written
+        .len()
+        .checked_sub(target.len() + 1)
+        .filter(|&n| n > 0 && !written.contains('\0'))
+        .ok_or_else(|| AuthoringError::VersionText(written.to_owned()))?;
+    let placeholder = format!("{target}-{}", "x".repeat(fill));
+    let version: UnityVersion = placeholder
+        .parse()
+        .map_err(|_| AuthoringError::VersionText(written.to_owned()))?;
+    let mut bytes = write_serialized_with(bundle, &version)?;
+    let needle = [placeholder.as_bytes(), b"\0"].concat();
+    let at = bytes
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .ok_or_else(|| AuthoringError::VersionText(written.to_owned()))?;
+    bytes[at..at + written.len()].copy_from_slice(written.as_bytes());
+    Ok(bytes)
 }
 
 /// Adds the rig's objects at their path ids.

@@ -1,8 +1,9 @@
 //! Command-line parsing and dispatch. Exit codes: 0 done, 1 a file could not be read,
-//! 2 usage.
+//! 2 usage, 3 a problem `check --strict` or `diff --tolerance` was asked to fail on.
 
 mod check;
 mod export;
+mod diff;
 mod list;
 mod pose;
 mod progress;
@@ -37,6 +38,9 @@ enum Command {
     Pose(pose::PoseArgs),
     /// Check clips for loop seams, steps, non-finite values and binding problems.
     Check(check::CheckArgs),
+    /// Compare two clips curve by curve (a text .anim against its build, two builds, two
+    /// mods): largest and RMS difference per curve, curves on one side only, differing facts.
+    Diff(diff::DiffArgs),
     /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
     Texture(texture::TextureArgs),
     /// Export a rig, its meshes and its clips as glTF 2.0 (.glb), with a fidelity report.
@@ -49,9 +53,18 @@ enum Command {
 /// Options shared by every command that opens files.
 #[derive(clap::Args, Clone)]
 pub struct Inputs {
-    /// Unity version to assume for files whose version string is stripped ("0.0.0").
-    #[arg(long, value_name = "VERSION")]
+    /// Unity version to assume for files whose version string is stripped ("0.0.0", empty or
+    /// not a version), e.g. 2020.3.48f1 or 2020.3.26f1c1. Without it, a bundle's header version
+    /// is used, else 2022.3.0f1.
+    #[arg(long, value_name = "VERSION", value_parser = parse_unity_version)]
     unity_version: Option<String>,
+}
+
+/// Accepts a usable Unity version (the same rule as for versions read from files).
+fn parse_unity_version(text: &str) -> Result<String, String> {
+    text.parse::<clipscope::version::UnityVersion>()
+        .map(|v| v.to_string())
+        .map_err(|e| format!("the version {e}"))
 }
 
 impl Inputs {
@@ -165,6 +178,7 @@ pub fn run() -> ExitCode {
         Some(Command::Sample(args)) => sample::run(&args),
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Check(args)) => check::run(&args),
+        Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
         Some(Command::Export(args)) => export::run(&args),
         #[cfg(feature = "viewer")]

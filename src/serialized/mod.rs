@@ -16,6 +16,7 @@ use rabex::typetree::TypeTreeNode;
 use serde::de::DeserializeOwned;
 
 use crate::binary::Endian;
+use crate::version::{FallbackSource, UnityVersion, VersionError};
 pub use metadata::{External, ObjectInfo, SerializedType};
 
 /// Oldest format version read (Unity 3.5).
@@ -24,7 +25,7 @@ pub const MIN_FORMAT: u32 = 9;
 pub const MAX_FORMAT: u32 = 22;
 
 /// Unity version assumed when a file's version is stripped and none was given.
-pub const FALLBACK_UNITY_VERSION: &str = "2022.3.0f1";
+pub const FALLBACK_UNITY_VERSION: &str = crate::version::FALLBACK;
 
 /// Why a serialized file or one of its objects could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -56,9 +57,11 @@ pub struct SerializedFile {
     /// Unity version as written (may be "0.0.0" when stripped).
     pub unity_version: String,
     /// The version used to pick embedded type trees and version-dependent layouts.
-    pub effective_version: rabex::UnityVersion,
+    pub effective_version: UnityVersion,
     /// Set when the written version was unusable and `effective_version` is assumed.
     pub version_assumed: bool,
+    /// When assumed: why the written version was unusable and where the one used came from.
+    pub version_fallback: Option<(VersionError, FallbackSource)>,
     /// Build target; -2 for editor files.
     pub target_platform: i32,
     pub types: Vec<SerializedType>,
@@ -85,17 +88,28 @@ impl SerializedFile {
         bytes: impl Into<crate::blob::Blob>,
         fallback_version: Option<&str>,
     ) -> Result<Self, SerializedError> {
+        Self::parse_in(bytes, fallback_version, None)
+    }
+
+    /// [`Self::parse`] for a file inside a container: when the file's own version is
+    /// stripped, `given` (the user's) is used, else the container header's `container_version`
+    /// when usable, else [`FALLBACK_UNITY_VERSION`].
+    pub fn parse_in(
+        bytes: impl Into<crate::container::Blob>,
+        given: Option<&str>,
+        container_version: Option<&str>,
+    ) -> Result<Self, SerializedError> {
         let bytes = bytes.into();
         let header = metadata::Header::parse(&bytes)?;
         let meta = metadata::Metadata::parse(&bytes, &header)?;
-        let (effective_version, version_assumed) =
-            resolve_version(&meta.unity_version, fallback_version);
+        let resolved = crate::version::resolve(&meta.unity_version, given, container_version);
         Ok(SerializedFile {
             format: header.version,
             endian: header.endian,
             unity_version: meta.unity_version,
-            effective_version,
-            version_assumed,
+            effective_version: resolved.version,
+            version_assumed: resolved.assumed.is_some(),
+            version_fallback: resolved.assumed,
             target_platform: meta.target_platform,
             types: meta.types,
             objects: meta.objects,
@@ -169,21 +183,4 @@ impl SerializedFile {
             )),
         }
     }
-}
-
-/// Picks the Unity version to use for layouts and embedded type trees.
-fn resolve_version(written: &str, fallback: Option<&str>) -> (rabex::UnityVersion, bool) {
-    let parse = |s: &str| -> Option<rabex::UnityVersion> {
-        let s = s.split('\n').next()?.trim();
-        let v: rabex::UnityVersion = s.parse().ok()?;
-        (v.major > 0).then_some(v)
-    };
-    if let Some(v) = parse(written) {
-        return (v, false);
-    }
-    let fallback = fallback
-        .and_then(parse)
-        .or_else(|| parse(FALLBACK_UNITY_VERSION))
-        .unwrap_or_else(|| rabex::UnityVersion::new(2022, 3, 0));
-    (fallback, true)
 }

@@ -144,7 +144,7 @@ pub(super) fn tree_for<'a>(
     if let Some(tree) = own {
         return Ok(Cow::Borrowed(tree));
     }
-    embedded_tree(info.class_id, &file.effective_version)
+    embedded_tree(info.class_id, file.effective_version.layouts())
         .map(|t| Cow::Owned((*t).clone()))
         .ok_or_else(|| SerializedError::NoTypeTree {
             class_id: info.class_id,

@@ -106,12 +106,6 @@ pub(super) fn extract_bytes(
             });
         }
     };
-    let fallback = options.unity_version.clone().or_else(|| {
-        opened
-            .unity_revision
-            .clone()
-            .filter(|v| !v.starts_with("0."))
-    });
     let streams = FileStreams {
         memory: MemoryStreams::from_entries(
             opened
@@ -125,7 +119,11 @@ pub(super) fn extract_bytes(
     let mut errors = Vec::new();
     for inner in opened.files {
         let location = location(path, &inner.name);
-        match SerializedFile::parse(inner.bytes, fallback.as_deref()) {
+        match SerializedFile::parse_in(
+            inner.bytes,
+            options.unity_version.as_deref(),
+            opened.unity_revision.as_deref(),
+        ) {
             Ok(file) => files.push(index_serialized(
                 &location,
                 inner.name,
@@ -202,10 +200,10 @@ fn index_serialized(
     options: &OpenOptions,
 ) -> SerializedIndex {
     let mut warnings = Vec::new();
-    if file.version_assumed {
+    if let Some((why, source)) = &file.version_fallback {
         warnings.push(format!(
-            "{location}: Unity version is stripped ({:?}); assuming {} (override with --unity-version)",
-            file.unity_version, file.effective_version
+            "{location}: Unity version {why}; assuming {}, {source} (override with --unity-version)",
+            file.effective_version
         ));
     }
     let clips = of_class(file, &[class::ANIMATION_CLIP], |info| {

@@ -68,7 +68,7 @@ pub struct FileSummary {
     /// Unity version as written (may be "0.0.0" when stripped).
     pub unity_version: String,
     /// The version used for layouts and embedded type trees.
-    pub effective_version: rabex::UnityVersion,
+    pub effective_version: crate::version::UnityVersion,
     /// Set when the written version was unusable and `effective_version` is assumed.
     pub version_assumed: bool,
     /// Build target; -2 for editor files.

@@ -110,7 +110,9 @@ pub fn search_root(asset_path: &Path) -> PathBuf {
 
 /// The Unity version of the project an asset belongs to, from
 /// `ProjectSettings/ProjectVersion.txt` (`m_EditorVersion: 2021.3.5f1`) in a folder above it.
-pub fn project_version(asset_path: &Path) -> Option<rabex::UnityVersion> {
+/// Read with the same rule as every other version (China suffixes kept); a stripped or
+/// malformed `m_EditorVersion` counts as no version.
+pub fn project_version(asset_path: &Path) -> Option<crate::version::UnityVersion> {
     asset_path.ancestors().skip(1).find_map(|dir| {
         let file = dir.join("ProjectSettings").join("ProjectVersion.txt");
         let mut text = String::new();

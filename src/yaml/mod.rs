@@ -83,7 +83,7 @@ pub struct YamlContents {
     /// Assets that references name by guid, numbered from 1 in [`PPtr`](crate::unity::PPtr)s.
     pub externals: Vec<ExternalAsset>,
     /// The project's version (`ProjectSettings/ProjectVersion.txt`) or [`ASSUMED_VERSION`].
-    pub unity_version: rabex::UnityVersion,
+    pub unity_version: crate::version::UnityVersion,
     /// True when no `ProjectVersion.txt` was found and the version is assumed.
     pub version_assumed: bool,
     /// Documents that failed (other than clips), headers that are not Unity's, components
@@ -144,7 +144,7 @@ pub fn read_yaml_with_index(
         Some(v) => (v, false),
         None => {
             let (major, minor, build) = ASSUMED_VERSION;
-            (rabex::UnityVersion::new(major, minor, build), true)
+            (crate::version::UnityVersion::new(major, minor, build), true)
         }
     };
     let mut contents = YamlContents {

@@ -270,19 +270,14 @@ impl BundleHeader {
     }
 }
 
-/// True for revisions in which flag 0x200 means padding rather than UnityCN encryption.
+/// True for revisions in which flag 0x200 means padding rather than UnityCN encryption. A
+/// stripped or unreadable revision is taken as recent.
 pub fn padding_flag_era(revision: &str) -> bool {
-    let nums: Vec<u32> = revision
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|p| p.parse().ok())
-        .collect();
-    let v = (
-        nums.first().copied().unwrap_or(0),
-        nums.get(1).copied().unwrap_or(0),
-        nums.get(2).copied().unwrap_or(0),
-    );
+    let Ok(version) = revision.parse::<crate::version::UnityVersion>() else {
+        return true;
+    };
+    let v = (version.major, version.minor, version.patch);
     match v.0 {
-        0 => true, // stripped: assume recent
         y if y < 2020 => false,
         2020 => v >= (2020, 3, 34),
         2021 => v >= (2021, 3, 2),
