@@ -6,17 +6,26 @@
 //! are not finite; streamed keys that index curves past the curve count; bindings that no
 //! joint of the clip's rig matches; bindings listed more than once.
 //!
-//! Seam jumps, non-finite values, keys past the curve count, unmatched and duplicate bindings
-//! (and a clip that does not decode) are *problems*: `clipscope check --strict` fails on them.
-//! Steps are informational: they are usually authored on purpose.
+//! Seams and steps are measured on what they do to the joint they move ([`measure`]): a
+//! position by the distance relative to the rig's size, a rotation by its angle, a scale by
+//! its relative change, a float by its range over the clip, a humanoid clip on its posed
+//! bones. Above a visible threshold ([`Thresholds`]) they are *problems*, below it *notes*.
+//! Problem seams and steps, non-finite values, keys past the curve count, unmatched and
+//! duplicate bindings (and a clip that does not decode) are *problems*: `clipscope check
+//! --strict` fails on them.
 //!
 //! Everything here is plain data and plain functions (no Bevy), so the viewer's check view and
 //! the command line share it.
 
+mod corners;
+pub mod measure;
+mod posed;
 mod rig;
 mod seams;
+mod steps;
 #[cfg(test)]
 mod tests;
+mod units;
 mod values;
 
 use std::collections::BTreeMap;
@@ -27,13 +36,15 @@ use crate::clip::{ClipData, GenericBinding};
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{ClipEntry, Workspace};
 
-use crate::humanoid::{ClipMuscles, HumanoidReport};
+use crate::humanoid::{ClipMuscles, HumanoidReport, HumanoidRig};
+pub use measure::{Measure, Severity, Thresholds};
 use rig::*;
 pub use rig::{RigPick, pick_rig};
 use seams::*;
-pub use seams::{SEAM_TOLERANCE, SNAP_SECONDS, left_limit, right_limit};
+pub use seams::{SEAM_TOLERANCE, SLOPE_TOLERANCE, SNAP_SECONDS, left_limit, right_limit};
+pub use steps::step_times;
 use values::*;
-pub use values::{KEYS_PAST_WARNING, keys_past_curve_count, step_times};
+pub use values::{KEYS_PAST_WARNING, keys_past_curve_count};
 
 /// The check report of one clip.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -55,9 +66,13 @@ pub struct ClipReport {
     /// component lists the clip", "matches N of M paths", "no rig matches its paths: bindings
     /// not checked".
     pub rig_note: String,
-    /// Curves whose value or slope jumps where the clip wraps (loop and ping-pong only).
+    /// The rig's size positions are measured against (the height of its rest-pose bounds;
+    /// 1 without a rig).
+    pub rig_size: f32,
+    /// Joints and float curves whose value or slope jumps where the clip wraps (loop and
+    /// ping-pong only).
     pub seams: Vec<SeamJump>,
-    /// Curves with step (held) segments. Informational, not a problem.
+    /// Joints and float curves with step (held) segments, measured where each ends.
     pub steps: Vec<StepInfo>,
     /// NaN or infinite values, one entry per curve and kind.
     pub non_finite: Vec<NonFinite>,
@@ -73,10 +88,12 @@ pub struct ClipReport {
     pub humanoid: Option<HumanoidReport>,
     /// Why the clip could not be decoded; every other list is then empty.
     pub error: Option<String>,
-    /// How many problems are listed: one per seam jump, non-finite entry, unmatched path,
-    /// duplicate binding and unmapped muscle; one for any keys past the curve count; one for a
-    /// decode error.
+    /// How many problems are listed: one per problem seam or step, non-finite entry,
+    /// unmatched path, duplicate binding and unmapped muscle; one for any keys past the curve
+    /// count; one for a decode error.
     pub problems: usize,
+    /// How many seams and steps are below the visible thresholds.
+    pub notes: usize,
 }
 
 /// Where a seam is.
@@ -91,7 +108,8 @@ pub enum Seam {
     PingPongStart,
 }
 
-/// A curve's jump at a seam: what plays just before the seam minus what plays just after.
+/// A joint's (or float curve's) jump at a seam: what plays just before the seam against what
+/// plays just after, measured on the joint ([`Measure`]).
 ///
 /// * Loop: `value(stop⁻) - value(start)`, `slope(stop⁻) - slope(start)`, with `stop⁻` the
 ///   limit from the left (the last segment as it ends, not the key that only applies from
@@ -101,26 +119,50 @@ pub enum Seam {
 /// * Ping-pong at start: from `-s` to `s`, so `-2 · slope(start)`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SeamJump {
-    /// Global curve index.
+    /// Global index of the curve whose value jumps most (for a posed human bone: the
+    /// humanoid curve that jumps most).
     pub curve: usize,
     /// [`GenericBinding::describe`] of its binding, with the path named where known.
     pub binding: String,
     /// The curve's place in its binding (x, y, z, w).
     pub component: u8,
     pub seam: Seam,
+    /// That curve's raw value jump (before - after; a rotation's after side taken in the
+    /// before side's hemisphere).
     pub value_jump: f32,
-    /// Per second.
+    /// The joint's path (`""` the rig's root), or the binding for float curves.
+    pub joint: String,
+    pub measure: Measure,
+    /// The measured jump: rig sizes, degrees, relative scale, or a fraction of the range.
+    pub jump: f32,
+    /// The measured slope jump, in the same unit per second.
     pub slope_jump: f32,
+    /// The sharpest slope change between neighbouring frame intervals inside the clip's
+    /// motion of the same joint: a slope jump no sharper is ordinary motion (a note).
+    pub inner_slope_jump: f32,
+    pub severity: Severity,
 }
 
-/// A curve with steps: the times of the keys whose outgoing segment holds their value.
+/// A joint (or float curve) with steps: the times of the keys whose outgoing segment holds
+/// their value, and the largest jump where a held stretch ends, measured on the joint.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepInfo {
+    /// The first of the joint's curves with steps.
     pub curve: usize,
     pub binding: String,
     pub component: u8,
-    /// Times of the keys that start a step, in key order.
+    /// Times of the keys that start a step, in time order.
     pub times: Vec<f32>,
+    pub joint: String,
+    pub measure: Measure,
+    /// The largest measured jump where a held stretch ends.
+    pub jump: f32,
+    /// The largest measured slope jump there, per second.
+    pub slope_jump: f32,
+    /// When the largest jump happens (the key ending the held stretch; the first step's
+    /// time when none jumps).
+    pub at: f32,
+    pub severity: Severity,
 }
 
 /// What part of a curve is not finite.
@@ -177,19 +219,46 @@ pub struct Duplicate {
     pub count: usize,
 }
 
-/// Checks one clip. `skeleton` is the rig the bindings should match (`None`: not checked);
-/// `names` maps path hashes to paths (the Avatar's `m_TOS`, a skeleton's joint paths) for
-/// naming bindings in the report.
-///
-/// The returned report's `path_id` and `file` are empty and `rig` is `None`: the caller knows
-/// where the clip came from and which rig the skeleton belongs to ([`check_workspace`] fills
-/// them in).
+/// Checks one clip with the default thresholds and no humanoid posing: [`check_clip_on`].
 pub fn check_clip(
     clip: &ClipData,
     skeleton: Option<&Skeleton>,
     names: &BTreeMap<u32, String>,
 ) -> ClipReport {
+    check_clip_on(clip, skeleton, None, names, &Thresholds::default())
+}
+
+/// Checks one clip. `skeleton` is the rig the bindings should match (`None`: not checked)
+/// and whose size positions are measured against; `humanoid` its avatar, which poses a
+/// humanoid clip's muscles so their seams are measured on the bones; `names` maps path
+/// hashes to paths (the Avatar's `m_TOS`, a skeleton's joint paths) for naming bindings.
+///
+/// The returned report's `path_id` and `file` are empty and `rig` is `None`: the caller knows
+/// where the clip came from and which rig the skeleton belongs to ([`check_workspace`] fills
+/// them in).
+pub fn check_clip_on(
+    clip: &ClipData,
+    skeleton: Option<&Skeleton>,
+    humanoid: Option<&HumanoidRig>,
+    names: &BTreeMap<u32, String>,
+    thresholds: &Thresholds,
+) -> ClipReport {
     let namer = Namer { clip, names };
+    let muscles = ClipMuscles::new(clip);
+    let posed = match (skeleton, humanoid) {
+        (Some(skeleton), Some(rig)) if muscles.is_humanoid() => Some(posed::Posed {
+            rig,
+            skeleton,
+            muscles,
+        }),
+        _ => None,
+    };
+    let ctx = Context {
+        namer: &namer,
+        size: measure::rig_size(skeleton),
+        thresholds: *thresholds,
+        humanoid: posed,
+    };
     let wrap = clip.wrap_mode();
     let mut report = ClipReport {
         clip: clip.name.clone(),
@@ -205,8 +274,9 @@ pub fn check_clip(
         } else {
             "no rig: bindings not checked".to_string()
         },
-        seams: seam_jumps(clip, wrap, &namer),
-        steps: steps(clip, &namer),
+        rig_size: ctx.size,
+        seams: seam_jumps(clip, wrap, &ctx),
+        steps: steps::steps(clip, &ctx),
         non_finite: non_finite(clip, &namer),
         keys_past_curve_count: keys_past_curve_count(&clip.warnings),
         unmatched_bindings: skeleton.map_or_else(Vec::new, |s| unmatched(clip, s, names)),
@@ -214,9 +284,28 @@ pub fn check_clip(
         humanoid: None,
         error: None,
         problems: 0,
+        notes: 0,
     };
     report.problems = count_problems(&report);
+    report.notes = count_notes(&report);
     report
+}
+
+/// What measuring a clip's seams and steps needs.
+pub(super) struct Context<'a> {
+    namer: &'a Namer<'a>,
+    /// The rig's size ([`measure::rig_size`]).
+    size: f32,
+    thresholds: Thresholds,
+    /// The humanoid rig posing the clip's muscles, when there is one.
+    humanoid: Option<posed::Posed<'a>>,
+}
+
+impl Context<'_> {
+    /// True when muscle curves are measured on the posed bones.
+    fn posed(&self) -> bool {
+        self.humanoid.is_some()
+    }
 }
 
 /// Checks every clip of a workspace (or only those named `clip`), each against its rig: a rig
@@ -224,11 +313,20 @@ pub fn check_clip(
 /// skeleton has the most of the clip's binding paths, else none. Clips that failed to decode
 /// get a report with `error` set.
 pub fn check_workspace(ws: &Workspace, clip: Option<&str>) -> Vec<ClipReport> {
+    check_workspace_with(ws, clip, &Thresholds::default())
+}
+
+/// [`check_workspace`] with the given thresholds.
+pub fn check_workspace_with(
+    ws: &Workspace,
+    clip: Option<&str>,
+    thresholds: &Thresholds,
+) -> Vec<ClipReport> {
     let names = workspace_names(&ws.rigs);
     ws.clips
         .iter()
         .filter(|entry| clip.is_none_or(|name| entry.name == name))
-        .map(|entry| check_entry(ws, entry, &names))
+        .map(|entry| check_entry(ws, entry, &names, thresholds))
         .collect()
 }
 
@@ -236,6 +334,7 @@ pub(super) fn check_entry(
     ws: &Workspace,
     entry: &ClipEntry,
     names: &BTreeMap<u32, String>,
+    thresholds: &Thresholds,
 ) -> ClipReport {
     let file = ws
         .files
@@ -248,12 +347,12 @@ pub(super) fn check_entry(
     };
     let pick = pick_rig(&ws.rigs, entry.at, clip);
     let skeleton = pick.map(|(i, _)| &ws.rigs[i].skeleton);
-    let mut report = check_clip(clip, skeleton, names);
+    let humanoid = pick.and_then(|(i, _)| ws.rigs[i].humanoid.as_deref());
+    let mut report = check_clip_on(clip, skeleton, humanoid, names, thresholds);
     report.path_id = entry.at.path_id;
     report.file = file;
     report.rig = pick.map(|(i, _)| ws.rigs[i].name.clone());
     report.rig_note = rig_note(pick.map(|(i, how)| (how, ws.rigs[i].component)));
-    let humanoid = pick.and_then(|(i, _)| ws.rigs[i].humanoid.as_deref());
     if let Some(rig) = humanoid.filter(|_| ClipMuscles::new(clip).is_humanoid()) {
         report.humanoid = Some(crate::humanoid::report(clip, rig));
         report.problems = count_problems(&report);
@@ -289,6 +388,7 @@ pub(super) fn failed_report(entry: &ClipEntry, file: String, error: String) -> C
         wrap: String::new(),
         rig: None,
         rig_note: "not decoded: nothing checked".to_string(),
+        rig_size: 1.0,
         seams: Vec::new(),
         steps: Vec::new(),
         non_finite: Vec::new(),
@@ -298,17 +398,33 @@ pub(super) fn failed_report(entry: &ClipEntry, file: String, error: String) -> C
         humanoid: None,
         error: Some(error),
         problems: 1,
+        notes: 0,
     }
 }
 
 pub(super) fn count_problems(r: &ClipReport) -> usize {
-    r.seams.len()
+    seam_step_tally(r).0
         + r.non_finite.len()
         + usize::from(r.keys_past_curve_count > 0)
         + r.unmatched_bindings.len()
         + r.duplicate_bindings.len()
         + r.humanoid.as_ref().map_or(0, |h| h.unmapped.len())
         + usize::from(r.error.is_some())
+}
+
+/// Seams and steps below the thresholds.
+pub(super) fn count_notes(r: &ClipReport) -> usize {
+    seam_step_tally(r).1
+}
+
+/// (problems, notes) among the seams and steps.
+fn seam_step_tally(r: &ClipReport) -> (usize, usize) {
+    steps::tally(
+        r.seams
+            .iter()
+            .map(|s| s.severity)
+            .chain(r.steps.iter().map(|s| s.severity)),
+    )
 }
 
 /// Describes curves' bindings, naming paths the clip itself does not name.

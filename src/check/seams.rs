@@ -1,13 +1,21 @@
 //! The jumps of a looping or ping-pong clip at its seam: each curve's value and slope on
 //! either side, read as one-sided limits.
 
+use super::corners::unit_corner;
+use super::measure::{Quantity, Severity, Sides, Thresholds};
+use super::units::{Unit, units};
 use super::*;
 use crate::clip::{ClipData, Storage};
 use crate::curve::{Curve, CurveShape, Key, WrapMode};
 
-/// Relative tolerance of a seam jump: a jump counts when it exceeds this times the larger of
-/// 1 and the magnitudes on either side of the seam.
-pub const SEAM_TOLERANCE: f32 = 1e-4;
+/// Relative tolerance of a seam's value jump: a jump is listed when it exceeds this times
+/// the larger of 1 and the magnitudes on either side of the seam (a 0.1 mm jump is listed,
+/// as a note; `f32` rounding of values near 1 is 100 times finer).
+pub const SEAM_TOLERANCE: f32 = 1e-5;
+
+/// Relative tolerance of a seam's slope jump: listed when, over one frame, it moves the value
+/// by more than this times the larger of 1 and the magnitudes.
+pub const SLOPE_TOLERANCE: f32 = 1e-4;
 
 /// How far (seconds) a key may sit from the clip's start or stop and still count as the key
 /// at that end. Stored times drift by an `f32` rounding or two from the clip's stop time;
@@ -34,44 +42,158 @@ pub(super) fn is_discrete(clip: &ClipData, index: usize) -> bool {
 // ---------------------------------------------------------------------------------------
 // Seams
 
-pub(super) fn seam_jumps(clip: &ClipData, wrap: WrapMode, namer: &Namer<'_>) -> Vec<SeamJump> {
+pub(super) fn seam_jumps(clip: &ClipData, wrap: WrapMode, ctx: &Context<'_>) -> Vec<SeamJump> {
     if !matches!(wrap, WrapMode::Loop | WrapMode::PingPong) || clip.length() <= 0.0 {
         return Vec::new();
     }
+    let seams: &[Seam] = match wrap {
+        WrapMode::Loop => &[Seam::Loop],
+        _ => &[Seam::PingPongStop, Seam::PingPongStart],
+    };
     let frame = frame_seconds(clip.sample_rate);
     let mut out = Vec::new();
-    for (i, c) in clip.curves.iter().enumerate() {
-        if is_discrete(clip, i) {
-            continue;
+    for unit in units(clip, ctx.namer, ctx.posed()) {
+        for &seam in seams {
+            let (before, after) = seam_sides(clip, &unit.curves, seam);
+            if let Some(jump) = unit_jump(clip, &unit, before, after, frame, ctx) {
+                out.push(SeamJump {
+                    curve: jump.curve,
+                    binding: unit.binding.clone(),
+                    component: jump.component,
+                    seam,
+                    value_jump: jump.value_jump,
+                    joint: unit.joint.clone(),
+                    measure: unit.quantity.measure(),
+                    jump: jump.jump,
+                    slope_jump: jump.slope_jump,
+                    inner_slope_jump: jump.inner_slope_jump,
+                    severity: jump.severity,
+                });
+            }
         }
-        let tolerance = Tolerance {
-            frame,
-            corner: dense_corner(&c.curve),
-        };
-        let before = left_limit(&c.curve, clip.stop);
-        let after = right_limit(&c.curve, clip.start);
-        let jumps = match wrap {
-            WrapMode::Loop => vec![(Seam::Loop, tolerance.jump(before, after))],
-            _ => vec![
-                (Seam::PingPongStop, tolerance.turn(before)),
-                (Seam::PingPongStart, tolerance.turn((after.0, -after.1))),
-            ],
-        };
-        for (seam, (value_jump, slope_jump)) in jumps
-            .into_iter()
-            .filter_map(|(seam, jump)| Some((seam, jump?)))
-        {
-            out.push(SeamJump {
-                curve: i,
-                binding: namer.curve(i),
-                component: c.component,
-                seam,
-                value_jump,
-                slope_jump,
-            });
+    }
+    if let Some(posed) = &ctx.humanoid {
+        for &seam in seams {
+            out.extend(posed.seam(clip, seam, frame, ctx));
         }
     }
     out
+}
+
+/// Each curve's (value, slope) just before and just after a seam.
+///
+/// * Loop: the left limit at `stop`, the right limit at `start`.
+/// * Ping-pong at stop: the left limit at `stop`, then the same value moving back.
+/// * Ping-pong at start: the right limit at `start` moving back, then moving forward.
+pub(super) fn seam_sides(clip: &ClipData, curves: &[usize], seam: Seam) -> (Sides, Sides) {
+    let side = |c: usize, left: bool| {
+        let curve = &clip.curves[c].curve;
+        if left {
+            left_limit(curve, clip.stop)
+        } else {
+            right_limit(curve, clip.start)
+        }
+    };
+    let before: Sides = curves.iter().map(|&c| side(c, true)).collect();
+    let after: Sides = curves.iter().map(|&c| side(c, false)).collect();
+    let back = |s: &Sides| s.iter().map(|&(v, d)| (v, -d)).collect::<Sides>();
+    match seam {
+        Seam::Loop => (before, after),
+        Seam::PingPongStop => {
+            let turned = back(&before);
+            (before, turned)
+        }
+        Seam::PingPongStart => (back(&after), after),
+    }
+}
+
+/// True when every value is finite (non-finite ones are reported as such, not as jumps).
+pub(super) fn finite_values(sides: &Sides) -> bool {
+    sides.iter().all(|s| s.0.is_finite())
+}
+
+/// Negates a rotation's `after` side (values and slopes) when it lies in the other
+/// hemisphere from `before`: q and -q are one rotation.
+pub(super) fn align(quantity: Quantity, before: &Sides, after: &mut Sides) {
+    if quantity == Quantity::Rotation {
+        let dot: f32 = before
+            .iter()
+            .zip(after.iter())
+            .map(|(b, a)| b.0 * a.0)
+            .sum();
+        if dot < 0.0 {
+            after.iter_mut().for_each(|s| *s = (-s.0, -s.1));
+        }
+    }
+}
+
+/// A unit's measured jump between two sides, with the component that jumps most.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct UnitJump {
+    pub curve: usize,
+    pub component: u8,
+    /// That component's raw value jump (before - after).
+    pub value_jump: f32,
+    pub jump: f32,
+    pub slope_jump: f32,
+    pub inner_slope_jump: f32,
+    pub severity: Severity,
+}
+
+/// Measures a unit's jump from `before` to `after`; `None` when no component's jump counts
+/// by [`Tolerance`] or the measured jump is negligible. A rotation's `after` side is
+/// negated first when it lies in the other hemisphere (q and -q are one rotation). The
+/// slope jump is 0 when no component's slope jump counts (a dense curve's seam corner no
+/// sharper than its inner ones).
+pub(super) fn unit_jump(
+    clip: &ClipData,
+    unit: &Unit,
+    before: Sides,
+    mut after: Sides,
+    frame: f32,
+    ctx: &Context<'_>,
+) -> Option<UnitJump> {
+    if !finite_values(&before) || !finite_values(&after) {
+        return None;
+    }
+    align(unit.quantity, &before, &mut after);
+    let mut value_counts = false;
+    let mut slope_counts = false;
+    let mut largest: Option<(usize, f32)> = None;
+    for (i, (&b, &a)) in before.iter().zip(&after).enumerate() {
+        let tolerance = Tolerance {
+            frame,
+            corner: dense_corner(&clip.curves[unit.curves[i]].curve),
+        };
+        let (v, s) = tolerance.counts(b, a);
+        value_counts |= v;
+        slope_counts |= s;
+        let d = b.0 - a.0;
+        if largest.is_none_or(|(_, l)| d.abs() > l.abs()) {
+            largest = Some((i, d));
+        }
+    }
+    if !(value_counts || slope_counts) {
+        return None;
+    }
+    let measure = unit.quantity.measure();
+    let (jump, slope) = super::measure::measure(unit.quantity, &before, &after, ctx.size);
+    let slope_jump = if slope_counts { slope } else { 0.0 };
+    if Thresholds::negligible(measure, jump, slope_jump) {
+        return None;
+    }
+    let (i, value_jump) = largest?;
+    let curve = unit.curves[i];
+    let corner = unit_corner(clip, &unit.curves, unit.quantity, ctx.size);
+    Some(UnitJump {
+        curve,
+        component: clip.curves[curve].component,
+        value_jump,
+        jump,
+        slope_jump,
+        inner_slope_jump: corner,
+        severity: ctx.thresholds.severity(measure, jump, slope_jump, corner),
+    })
 }
 
 /// One frame in seconds at `sample_rate` (at 60 Hz when the rate is unusable).
@@ -89,32 +211,29 @@ pub(super) type Side = (f32, f32);
 /// When a seam jump counts.
 ///
 /// * A value jump counts above [`SEAM_TOLERANCE`] times the larger value (at least 1).
-/// * A slope jump counts when, over one frame, it moves the value by more than that, and
+/// * A slope jump counts when, over one frame, it moves the value by more than
+///   [`SLOPE_TOLERANCE`] times the larger value (at least 1), and
 ///   when it is sharper than every corner inside the curve (`corner`, nonzero only for dense
 ///   curves: baked samples whose secant slope changes at every frame, so a seam corner no
 ///   sharper than those is ordinary motion, not a seam).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Tolerance {
     /// Seconds per frame.
-    frame: f32,
+    pub frame: f32,
     /// The largest slope change (per second) between neighbouring intervals inside the curve.
-    corner: f32,
+    pub corner: f32,
 }
 
 impl Tolerance {
-    /// The jump from `before` to `after`, when it counts.
-    fn jump(self, before: Side, after: Side) -> Option<Side> {
+    /// Whether the value and the slope jump from `before` to `after` count.
+    pub(super) fn counts(self, before: Side, after: Side) -> (bool, bool) {
         let value = before.0 - after.0;
         let slope = before.1 - after.1;
-        let allowed = SEAM_TOLERANCE * before.0.abs().max(after.0.abs()).max(1.0);
-        let value_counts = value.abs() > allowed;
-        let slope_counts = slope.abs() * self.frame > allowed && slope.abs() > self.corner;
-        (value_counts || slope_counts).then_some((value, slope))
-    }
-
-    /// A ping-pong turn's jump: the slope `s` before it becomes `-s` after.
-    fn turn(self, before: Side) -> Option<Side> {
-        self.jump(before, (before.0, -before.1))
+        let magnitude = before.0.abs().max(after.0.abs()).max(1.0);
+        let value_counts = value.abs() > SEAM_TOLERANCE * magnitude;
+        let slope_counts =
+            slope.abs() * self.frame > SLOPE_TOLERANCE * magnitude && slope.abs() > self.corner;
+        (value_counts, slope_counts)
     }
 }
 
@@ -222,6 +341,3 @@ pub(super) fn dense_side(
     let fraction = p - i0 as f32;
     Some((v0 + (v1 - v0) * fraction, (v1 - v0) * rate))
 }
-
-// ---------------------------------------------------------------------------------------
-// Steps

@@ -98,6 +98,8 @@ fn a_loop_from_0_to_1_jumps_by_1_and_matching_end_slopes_do_not_jump() {
     let r = check_clip(&c, None, &names);
     assert_eq!(r.wrap, "loop");
     assert_eq!((r.length, r.sample_rate), (1.0, 60.0));
+    let inner = r.seams[0].inner_slope_jump;
+    assert!((inner - 0.1).abs() < 0.005, "{inner}");
     assert_eq!(
         r.seams,
         [SeamJump {
@@ -106,10 +108,17 @@ fn a_loop_from_0_to_1_jumps_by_1_and_matching_end_slopes_do_not_jump() {
             component: 0,
             seam: Seam::Loop,
             value_jump: 1.0,
+            joint: "Body: attribute 0x00000000".into(),
+            measure: Measure::Float,
+            // The curve covers 0..1, so the jump is its whole range.
+            jump: 1.0,
             slope_jump: 0.0,
+            // 2t³ - 3t² + 2t: its slope changes by up to |p''| = 6/s² · 1/60 s per frame.
+            inner_slope_jump: inner,
+            severity: Severity::Problem,
         }]
     );
-    assert_eq!(r.problems, 1);
+    assert_eq!((r.problems, r.notes), (1, 0));
 }
 
 #[test]
@@ -119,7 +128,9 @@ fn a_loop_whose_end_slopes_differ_has_a_slope_jump_only() {
         LOOP,
         vec![keys(&[(0.0, 0.0, 0.0, 1.0), (1.0, 0.0, -1.0, 0.0)])],
     );
-    assert_eq!(seams(&c), [(0, Seam::Loop, 0.0, -2.0)]);
+    // The curve rises to 0.25 at 0.5 s and back: its range is 0.25, so the slope jump of
+    // 2/s is 8 ranges a second.
+    assert_eq!(seams(&c), [(0, Seam::Loop, 0.0, 8.0)]);
 }
 
 #[test]
@@ -183,8 +194,10 @@ fn a_ping_pong_clip_turns_its_slopes_at_both_ends() {
     assert_eq!(
         seams(&c),
         [
+            // 2t³ - 2t² + t rises monotonically over 0..1: range 1, so the turns from 3 to
+            // -3 and from -1 to 1 are 6 and 2 ranges a second.
             (0, Seam::PingPongStop, 0.0, 6.0),
-            (0, Seam::PingPongStart, 0.0, -2.0)
+            (0, Seam::PingPongStart, 0.0, 2.0)
         ]
     );
     // Flat ends turn smoothly.
@@ -195,21 +208,21 @@ fn a_ping_pong_clip_turns_its_slopes_at_both_ends() {
 #[test]
 fn jumps_within_the_tolerance_are_not_reported() {
     let step_to = |a: f32, b: f32| keys(&[(0.0, a, 0.0, 0.0), (1.0, b, 0.0, 0.0)]);
-    // 5e-5 on 1; 0.5 on 10000 (5e-5 relative): below 1e-4.
-    assert!(seams(&clip(LOOP, vec![step_to(1.0, 1.00005)])).is_empty());
-    assert!(seams(&clip(LOOP, vec![step_to(10000.0, 10000.5)])).is_empty());
-    // 0.02 on 100 is 2e-4 relative: reported.
-    let r = seams(&clip(LOOP, vec![step_to(100.0, 100.02)]));
+    // 5e-6 on 1; 0.05 on 10000 (5e-6 relative): below 1e-5.
+    assert!(seams(&clip(LOOP, vec![step_to(1.0, 1.000005)])).is_empty());
+    assert!(seams(&clip(LOOP, vec![step_to(10000.0, 10000.05)])).is_empty());
+    // 0.002 on 100 is 2e-5 relative: reported.
+    let r = seams(&clip(LOOP, vec![step_to(100.0, 100.002)]));
     assert_eq!(r.len(), 1);
-    assert!((r[0].2 - 0.02).abs() < 1e-4, "{r:?}");
+    assert!((r[0].2 - 0.002).abs() < 1e-4, "{r:?}");
     // A slope jump of 0.001/s moves the value 1.7e-5 in a 60 Hz frame: not reported; in a
-    // 1 Hz frame it moves it 1e-3: reported.
+    // 1 Hz frame it moves it 1e-3: reported, relative to the curve's range (0.001 t(1-t)²
+    // peaks at 4/27 · 0.001).
     let slow = || keys(&[(0.0, 0.0, 0.001, 0.001), (1.0, 0.0, 0.0, 0.0)]);
     assert!(seams(&clip_at(LOOP, 60.0, vec![slow()])).is_empty());
-    assert_eq!(
-        seams(&clip_at(LOOP, 1.0, vec![slow()])),
-        [(0, Seam::Loop, 0.0, -0.001)]
-    );
+    let r = seams(&clip_at(LOOP, 1.0, vec![slow()]));
+    assert_eq!((r.len(), r[0].2), (1, 0.0));
+    assert!((r[0].3 - 27.0 / 4.0).abs() < 0.07, "{r:?}");
 }
 
 #[test]
@@ -219,9 +232,10 @@ fn dense_seams_count_only_when_sharper_than_every_corner_inside() {
     assert!(seams(&clip(LOOP, vec![triangle])).is_empty());
     // A plateau: corners of 4/s inside, -8/s at the seam.
     let plateau = Curve::sampled(0.0, 4.0, vec![0.0, 1.0, 1.0, 1.0, 0.0]);
+    // (range 1: the slope jump of 8/s is 8 ranges a second)
     assert_eq!(
         seams(&clip(LOOP, vec![plateau])),
-        [(0, Seam::Loop, 0.0, -8.0)]
+        [(0, Seam::Loop, 0.0, 8.0)]
     );
     // A dense value jump counts whatever the corners.
     let ramp = Curve::sampled(0.0, 4.0, vec![0.0, 1.0, 2.0, 3.0, 4.0]);
@@ -262,9 +276,21 @@ fn steps_list_the_keys_that_start_held_segments() {
             binding: "path 0x00000007: attribute 0x00000000".into(),
             component: 0,
             times: vec![0.25, 0.5],
+            joint: "path 0x00000007: attribute 0x00000000".into(),
+            measure: Measure::Float,
+            // Held at 1 until 0.5 then 2, held at 2 until 0.75 then 3: jumps of 1 on a
+            // curve covering 0..4, first at 0.5.
+            jump: 0.25,
+            slope_jump: 0.0,
+            at: 0.5,
+            severity: Severity::Problem,
         }]
     );
-    assert_eq!(r.problems, 0, "steps are not problems");
+    assert_eq!(
+        (r.problems, r.notes),
+        (1, 0),
+        "a quarter of the range is visible"
+    );
     // A PPtr curve holds every key by nature: not listed.
     c.bindings[0].is_pptr = true;
     assert!(check(&c).steps.is_empty());
@@ -314,7 +340,12 @@ fn non_finite_values_are_grouped_per_curve_and_kind() {
             (2, NonFiniteWhat::Constant, 0, 1, "-inf"),
         ]
     );
-    assert_eq!(r.problems, 5);
+    // Five non-finite entries, and the `fine` curve's step from 0 to 1 (its whole range);
+    // the step of `bad_keys` into an infinite value is left to the non-finite entry.
+    assert_eq!(r.steps.len(), 2);
+    assert_eq!(r.steps[1].severity, Severity::Problem);
+    assert_eq!(r.steps[0].jump, 0.0);
+    assert_eq!((r.problems, r.notes), (6, 1));
     let json = serde_json::to_value(&r.non_finite[3]).unwrap();
     assert_eq!(json["what"], "sample");
     assert_eq!(json["value"], "NaN");
@@ -404,7 +435,7 @@ fn equal_bindings_are_duplicates_and_near_ones_are_not() {
 }
 
 #[test]
-fn problems_count_every_listed_problem_but_not_steps() {
+fn problems_count_every_listed_problem_but_not_notes() {
     let seam = keys(&[(0.0, 0.0, 0.0, 0.0), (1.0, 1.0, 0.0, 0.0)]);
     let stepped = Curve::from_keys(vec![Key::step(0.0, 0.0), Key::new(1.0, 0.0, 0.0, 0.0)]);
     let mut c = clip(LOOP, vec![seam, stepped, Curve::constant(f32::NAN)]);
@@ -419,7 +450,9 @@ fn problems_count_every_listed_problem_but_not_steps() {
     assert_eq!(r.keys_past_curve_count, 2);
     assert_eq!(r.unmatched_bindings.len(), 1);
     assert_eq!(r.duplicate_bindings.len(), 1);
-    assert_eq!(r.problems, 5);
+    // The step holds 0 into 0: a note.
+    assert_eq!(r.steps[0].severity, Severity::Note);
+    assert_eq!((r.problems, r.notes), (5, 1));
 }
 
 fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
@@ -550,10 +583,12 @@ fn a_report_serializes_to_the_documented_fields() {
             "legacy",
             "length",
             "non_finite",
+            "notes",
             "path_id",
             "problems",
             "rig",
             "rig_note",
+            "rig_size",
             "sample_rate",
             "seams",
             "steps",
@@ -563,4 +598,144 @@ fn a_report_serializes_to_the_documented_fields() {
     );
     assert_eq!(v["seams"][0]["seam"], "loop");
     assert_eq!(v["seams"][0]["value_jump"], 1.0);
+    assert_eq!(v["seams"][0]["measure"], "float");
+    assert_eq!(v["seams"][0]["jump"], 1.0);
+    assert_eq!(v["seams"][0]["severity"], "problem");
+    assert_eq!(
+        v["seams"][0]["joint"],
+        "path 0x00000007: attribute 0x00000000"
+    );
+    assert_eq!(v["rig_size"], 1.0);
+}
+
+/// A legacy looping clip with one Transform track (`attribute`: 1 position, 2 rotation) on
+/// joint "Body", each component flat from `start` at 0 s to `end` at 1 s.
+fn transform_clip(attribute: u32, start: &[f32], end: &[f32]) -> ClipData {
+    let curves = start
+        .iter()
+        .zip(end)
+        .map(|(&a, &b)| keys(&[(0.0, a, 0.0, 0.0), (1.0, b, 0.0, 0.0)]))
+        .collect();
+    let mut c = clip(LOOP, curves);
+    c.bindings = vec![GenericBinding {
+        type_id: 4,
+        path_name: Some("Body".into()),
+        ..binding(path_hash("Body"), attribute)
+    }];
+    for (i, curve) in c.curves.iter_mut().enumerate() {
+        (curve.binding, curve.component) = (Some(0), i as u8);
+    }
+    c.tracks = build_tracks(1, &c.curves);
+    c
+}
+
+/// A rig 1.8 units tall: a root and a head above it.
+fn tall_rig() -> Skeleton {
+    let mut s = Skeleton::from_paths(["Body", "Body/Head"]);
+    s.joints[2].position = [0.0, 1.8, 0.0];
+    s
+}
+
+fn only_seam(r: &ClipReport) -> &SeamJump {
+    assert_eq!(r.seams.len(), 1, "{:?}", r.seams);
+    &r.seams[0]
+}
+
+#[test]
+fn position_seams_are_measured_against_the_rig_size() {
+    let rig = tall_rig();
+    assert!((measure::rig_size(Some(&rig)) - 1.8).abs() < 1e-6);
+    // 0.1 mm on a 1.8 m rig: a note.
+    let r = check_clip(
+        &transform_clip(1, &[0.0, 1.0, 0.0], &[0.0001, 1.0, 0.0]),
+        Some(&rig),
+        &BTreeMap::new(),
+    );
+    let s = only_seam(&r);
+    assert_eq!((s.measure, s.severity), (Measure::Position, Severity::Note));
+    assert_eq!(s.joint, "Body");
+    assert!((s.jump - 0.0001 / 1.8).abs() < 1e-7, "{}", s.jump);
+    assert_eq!((r.problems, r.notes), (0, 1));
+    // 2 cm in x and z (2.83 cm): a problem.
+    let r = check_clip(
+        &transform_clip(1, &[0.0, 1.0, 0.0], &[0.02, 1.0, 0.02]),
+        Some(&rig),
+        &BTreeMap::new(),
+    );
+    let s = only_seam(&r);
+    assert_eq!(s.severity, Severity::Problem);
+    assert!((s.jump - 0.02f32.hypot(0.02) / 1.8).abs() < 1e-6);
+    // Without a rig the size is 1 unit.
+    let r = check(&transform_clip(1, &[0.0; 3], &[0.004, 0.0, 0.0]));
+    assert_eq!(r.rig_size, 1.0);
+    assert_eq!(only_seam(&r).severity, Severity::Note);
+}
+
+/// (x, y, z, w) of a turn about Y.
+fn about_y(degrees: f32) -> [f32; 4] {
+    let (s, c) = (degrees.to_radians() / 2.0).sin_cos();
+    [0.0, s, 0.0, c]
+}
+
+#[test]
+fn rotation_seams_are_the_angle_between_the_two_rotations() {
+    let q = about_y(30.0);
+    // q and -q are one rotation: although every component jumps, nothing is listed.
+    let minus: Vec<f32> = q.iter().map(|c| -c).collect();
+    assert!(check(&transform_clip(2, &q, &minus)).seams.is_empty());
+    // 0.5 degree: a note; 5 degrees: a problem.
+    let r = check(&transform_clip(2, &q, &about_y(30.5)));
+    let s = only_seam(&r);
+    assert_eq!((s.measure, s.severity), (Measure::Rotation, Severity::Note));
+    assert!((s.jump - 0.5).abs() < 1e-3, "{}", s.jump);
+    let r = check(&transform_clip(2, &q, &about_y(35.0)));
+    assert_eq!(only_seam(&r).severity, Severity::Problem);
+    assert!((only_seam(&r).jump - 5.0).abs() < 1e-3);
+    // 5 degrees a second other way round (-q at the end): still 5 degrees.
+    let far: Vec<f32> = about_y(35.0).iter().map(|c| -c).collect();
+    let r = check(&transform_clip(2, &q, &far));
+    assert!((only_seam(&r).jump - 5.0).abs() < 1e-3);
+}
+
+#[test]
+fn the_thresholds_come_from_the_options() {
+    let c = transform_clip(2, &about_y(0.0), &about_y(0.5));
+    let strict = Thresholds::new(0.005, 0.25, 0.02);
+    let r = check_clip_on(&c, None, None, &BTreeMap::new(), &strict);
+    assert_eq!(only_seam(&r).severity, Severity::Problem);
+    assert_eq!((r.problems, r.notes), (1, 0));
+    let loose = Thresholds::new(0.005, 10.0, 0.02);
+    let c = transform_clip(2, &about_y(0.0), &about_y(5.0));
+    let r = check_clip_on(&c, None, None, &BTreeMap::new(), &loose);
+    assert_eq!(only_seam(&r).severity, Severity::Note);
+    // A float jump of 1.5% of its range: a note by default, a problem above 1%.
+    let f = clip(
+        LOOP,
+        vec![keys(&[
+            (0.0, 0.0, 0.0, 0.0),
+            (0.5, 1.0, 0.0, 0.0),
+            (1.0, 0.015, 0.0, 0.0),
+        ])],
+    );
+    assert_eq!(only_seam(&check(&f)).severity, Severity::Note);
+    let tight = Thresholds::new(0.005, 1.0, 0.01);
+    let r = check_clip_on(&f, None, None, &BTreeMap::new(), &tight);
+    assert_eq!(only_seam(&r).severity, Severity::Problem);
+}
+
+#[test]
+fn toggles_are_not_measured() {
+    // m_IsActive on a GameObject (class 1) switches on and off: no seam, no step.
+    let mut c = clip(
+        LOOP,
+        vec![keys(&[
+            (0.0, 0.0, INF, INF),
+            (0.5, 1.0, INF, INF),
+            (1.0, 1.0, 0.0, 0.0),
+        ])],
+    );
+    c.bindings[0].type_id = 1;
+    c.bindings[0].attribute = path_hash("m_IsActive");
+    let r = check(&c);
+    assert!(r.seams.is_empty() && r.steps.is_empty(), "{r:?}");
 }

@@ -1,34 +1,8 @@
-//! Steps, non-finite values and keys past the curve count.
+//! Non-finite values and keys past the curve count.
 
 use super::*;
 use crate::clip::ClipData;
 use crate::curve::{Curve, CurveShape, Key, WEIGHTED_IN, WEIGHTED_OUT};
-
-pub(super) fn steps(clip: &ClipData, namer: &Namer<'_>) -> Vec<StepInfo> {
-    (0..clip.curves.len())
-        .filter(|&i| !is_discrete(clip, i))
-        .filter_map(|i| {
-            let times = step_times(clip.curves[i].curve.keys());
-            (!times.is_empty()).then(|| StepInfo {
-                curve: i,
-                binding: namer.curve(i),
-                component: clip.curves[i].component,
-                times,
-            })
-        })
-        .collect()
-}
-
-/// Times of the keys whose outgoing segment is a step: an infinite out slope, or an infinite
-/// in slope on the next key. The `-f32::MAX` initial key of a streamed curve is left out: it
-/// holds the initial value by construction, nobody authored it.
-pub fn step_times(keys: &[Key]) -> Vec<f32> {
-    keys.windows(2)
-        .filter(|pair| pair[0].time != -f32::MAX)
-        .filter(|pair| pair[0].is_step_out() || pair[1].in_slope.is_infinite())
-        .map(|pair| pair[0].time)
-        .collect()
-}
 
 // ---------------------------------------------------------------------------------------
 // Non-finite values

@@ -1,11 +1,14 @@
-//! `clipscope check`: the clip check report (loop seams, steps, non-finite values, keys past
-//! the curve count, unmatched and duplicate bindings), as text or JSON.
+//! `clipscope check`: the clip check report (loop seams and steps measured on the joint,
+//! non-finite values, keys past the curve count, unmatched and duplicate bindings), as text
+//! or JSON.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clipscope::Workspace;
-use clipscope::check::{ClipReport, NonFinite, Seam, check_workspace};
+use clipscope::check::{
+    ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_workspace_with,
+};
 
 use super::{Inputs, report_problems};
 
@@ -23,13 +26,28 @@ pub struct CheckArgs {
     /// Check only the clips with this name.
     #[arg(long, value_name = "NAME")]
     clip: Option<String>,
-    /// Print a JSON array of clip reports instead of text.
+    /// Print a JSON array of clip reports instead of text (notes listed too).
     #[arg(long)]
     json: bool,
-    /// Exit with 3 when any report lists a problem (seam jumps, non-finite values, keys past
-    /// the curve count, unmatched or duplicate bindings, a clip that does not decode).
+    /// Exit with 3 when any report lists a problem (seams and steps above the thresholds,
+    /// non-finite values, keys past the curve count, unmatched or duplicate bindings, a clip
+    /// that does not decode). Notes never fail.
     #[arg(long)]
     strict: bool,
+    /// A position seam or step is a problem above this fraction of the rig's size (the
+    /// height of its rest-pose bounds, 1 unit without a rig); a linear speed jump above 50
+    /// times this per second.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.005, value_parser = non_negative)]
+    seam_position: f32,
+    /// A rotation seam or step is a problem above this angle; an angular speed jump above
+    /// 45 times this per second.
+    #[arg(long, value_name = "DEGREES", default_value_t = 1.0, value_parser = non_negative)]
+    seam_angle: f32,
+    /// A scale seam or step is a problem above this relative change, a float curve's above
+    /// this fraction of its range over the clip (muscles without a humanoid rig: of [-1, 1]);
+    /// their speed jumps above 12.5 times this per second.
+    #[arg(long, value_name = "FRACTION", default_value_t = 0.02, value_parser = non_negative)]
+    seam_range: f32,
     #[command(flatten)]
     inputs: Inputs,
 }
@@ -38,7 +56,8 @@ pub struct CheckArgs {
 /// 2 `--clip` names no clip, 3 (with `--strict`) a report lists a problem.
 pub fn run(args: &CheckArgs) -> ExitCode {
     let ws = args.inputs.open(&args.paths);
-    let reports = check_workspace(&ws, args.clip.as_deref());
+    let thresholds = Thresholds::new(args.seam_position, args.seam_angle, args.seam_range);
+    let reports = check_workspace_with(&ws, args.clip.as_deref(), &thresholds);
     if let (Some(name), true) = (&args.clip, reports.is_empty()) {
         return no_such_clip(&ws, name);
     }
@@ -59,6 +78,14 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         ExitCode::from(EXIT_PROBLEMS)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A finite threshold, zero or more.
+fn non_negative(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{text:?} is not a number zero or more")),
     }
 }
 
@@ -95,12 +122,12 @@ fn print_report(r: &ClipReport) {
         r.rig_note
     );
     print_seams(r);
-    for s in &r.steps {
+    for s in r.steps.iter().filter(|s| s.severity == Severity::Problem) {
         println!(
-            "  step: curve {} {} [{}] at {}",
-            s.curve,
+            "  step: {} jumps {} at {} s (steps at {})",
             s.binding,
-            s.component,
+            describe_jump(s.measure, s.jump, s.slope_jump),
+            s.at,
             list_times(&s.times)
         );
     }
@@ -131,11 +158,40 @@ fn print_report(r: &ClipReport) {
         );
     }
     print_humanoid(r);
-    match r.problems {
-        0 => println!("  no problems"),
-        1 => println!("  1 problem"),
-        n => println!("  {n} problems"),
+    let problems = match r.problems {
+        0 => "no problems".to_string(),
+        1 => "1 problem".to_string(),
+        n => format!("{n} problems"),
+    };
+    match r.notes {
+        0 => println!("  {problems}"),
+        1 => println!(
+            "  {problems}, 1 note (seams and steps below the thresholds; --json lists them)"
+        ),
+        n => println!(
+            "  {problems}, {n} notes (seams and steps below the thresholds; --json lists them)"
+        ),
     }
+}
+
+/// A measured jump in its unit.
+fn describe_jump(measure: Measure, jump: f32, slope: f32) -> String {
+    let (value, speed) = match measure {
+        Measure::Position => (
+            format!("{:.2}% of the rig's size", jump * 100.0),
+            format!("{:.2}%/s", slope * 100.0),
+        ),
+        Measure::Rotation => (format!("{jump:.2}°"), format!("{slope:.1}°/s")),
+        Measure::Scale => (
+            format!("{:.2}% of its scale", jump * 100.0),
+            format!("{:.2}%/s", slope * 100.0),
+        ),
+        Measure::Float | Measure::Muscle => (
+            format!("{:.2}% of its range", jump * 100.0),
+            format!("{:.2}%/s", slope * 100.0),
+        ),
+    };
+    format!("by {value} (slope by {speed})")
 }
 
 fn print_humanoid(r: &ClipReport) {
@@ -155,15 +211,16 @@ fn print_humanoid(r: &ClipReport) {
 }
 
 fn print_seams(r: &ClipReport) {
-    for s in &r.seams {
+    for s in r.seams.iter().filter(|s| s.severity == Severity::Problem) {
         let at = match s.seam {
             Seam::Loop => "loop seam",
             Seam::PingPongStop => "ping-pong turn at stop",
             Seam::PingPongStart => "ping-pong turn at start",
         };
         println!(
-            "  {at}: curve {} {} [{}]: value jump {}, slope jump {}/s",
-            s.curve, s.binding, s.component, s.value_jump, s.slope_jump
+            "  {at}: {} jumps {}",
+            s.binding,
+            describe_jump(s.measure, s.jump, s.slope_jump)
         );
     }
 }
