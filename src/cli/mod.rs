@@ -1,7 +1,9 @@
 //! Command-line parsing and dispatch. Exit codes: 0 done, 1 a file could not be read,
 //! 2 usage.
 
+mod animate;
 mod check;
+mod controller;
 mod list;
 mod pose;
 mod progress;
@@ -38,6 +40,11 @@ enum Command {
     Check(check::CheckArgs),
     /// Write a texture (mip 0, decoded to RGBA8) as a PNG.
     Texture(texture::TextureArgs),
+    /// Show AnimatorControllers: parameters, layers, state machines, transitions, blend trees.
+    Controller(controller::ControllerArgs),
+    /// Run an AnimatorController under a parameter script and print its states and clip
+    /// weights over time (JSON).
+    Animate(animate::AnimateArgs),
     /// Open files or folders in the viewer (drop more onto its window).
     #[cfg(feature = "viewer")]
     View(view::ViewArgs),
@@ -163,6 +170,8 @@ pub fn run() -> ExitCode {
         Some(Command::Pose(args)) => pose::run(&args),
         Some(Command::Check(args)) => check::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
+        Some(Command::Controller(args)) => controller::run(&args),
+        Some(Command::Animate(args)) => animate::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
         None => no_command(),
