@@ -196,10 +196,14 @@ impl<'c> Animator<'c> {
             } else {
                 let root = Destination::Machine(g.layer.state_machine.path.clone());
                 match a.resolve(g, &root) {
-                    Some((s, _)) => Some(LayerState {
-                        current: new_instance(s, 0.0),
-                        running: None,
-                    }),
+                    Some((s, _)) => {
+                        let mut current = new_instance(s, 0.0);
+                        a.measure(g, &mut current);
+                        Some(LayerState {
+                            current,
+                            running: None,
+                        })
+                    }
                     None => {
                         a.warnings.push(format!(
                             "layer {}: its Entry leads to no state; the layer plays nothing",

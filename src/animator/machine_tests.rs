@@ -110,7 +110,7 @@ fn check(frame: &Frame, progress: Option<f64>, want: &[(&str, f64, f64, f64)]) {
     let l = &frame.layers[0];
     match (progress, &l.transition) {
         (None, None) => {}
-        (Some(p), Some(t)) => assert!((t.progress - p).abs() < 1e-9, "t={} {t:?}", frame.time),
+        (Some(p), Some(t)) => assert!((t.progress - p).abs() < 1e-6, "t={} {t:?}", frame.time),
         (p, t) => panic!("t={}: progress {p:?}, transition {t:?}", frame.time),
     }
     let got = states(l);
