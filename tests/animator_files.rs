@@ -345,3 +345,65 @@ fn controller_command_prints_the_issue_json_shape() {
         common::clipscope(&["controller", path.to_str().unwrap(), "--name", "nope"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn animate_plays_dancecontroller_from_a_script() {
+    let Some(path) = common::data("binary/wetboys_plateupemotesapi") else {
+        return;
+    };
+    // The default state has no motion and speed 0; the script plays Poop (Default Dance,
+    // 6.8 s, loop), whose exit time 1 leads back to the motionless "none".
+    let (code, out, err) = common::clipscope(&[
+        "animate",
+        path.to_str().unwrap(),
+        "--controller",
+        "dancecontroller",
+        "--script",
+        "0:play Base Layer.Poop",
+        "--times",
+        "0,1.7,7",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let state = |i: usize| &v[i]["layers"][0]["states"][0];
+    assert_eq!(state(0)["path"], "Base Layer.Poop");
+    let leaf = &state(1)["leaves"][0];
+    assert_eq!(leaf["clip"], "Default Dance");
+    let length = state(1)["length"].as_f64().unwrap();
+    assert!((length - 6.8).abs() < 1e-5, "{length}");
+    assert!((state(1)["normalized_time"].as_f64().unwrap() - 1.7 / length).abs() < 1e-6);
+    assert!((leaf["clip_time"].as_f64().unwrap() - 1.7).abs() < 1e-4);
+    assert_eq!(state(2)["path"], "Base Layer.none");
+    assert_eq!(state(2)["leaves"], serde_json::json!([]));
+    let (code, _, _) = common::clipscope(&[
+        "animate",
+        path.to_str().unwrap(),
+        "--controller",
+        "dancecontroller",
+        "--script",
+        "oops",
+        "--json",
+    ]);
+    assert_eq!(code, 2, "a bad script is a usage error");
+}
+
+#[test]
+fn controller_problems_of_dancecontroller() {
+    let Some(ws) = open("binary/wetboys_plateupemotesapi") else {
+        return;
+    };
+    let (_, c) = controller(&ws, "dancecontroller");
+    let problems = clipscope::animator::check::problems(c);
+    // Script-driven: only "none" (the entry) and what it leads to are reachable.
+    assert_eq!(
+        problems,
+        [
+            "state Base Layer.none: no motion",
+            "state Base Layer.Loop: unreachable (no transition or entry leads to it)",
+            "state Base Layer.Poop: unreachable (no transition or entry leads to it)",
+            "state Base Layer.PoopToLoop: unreachable (no transition or entry leads to it)",
+            "state Base Layer.LoopFromPoop: unreachable (no transition or entry leads to it)",
+        ]
+    );
+}

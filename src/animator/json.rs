@@ -23,6 +23,7 @@ pub fn controller(c: &Controller, file: &str, path_id: i64) -> Value {
             "state_machine": machine(&l.state_machine),
         })).collect::<Vec<_>>(),
         "warnings": c.warnings,
+        "problems": super::check::problems(c),
     })
 }
 

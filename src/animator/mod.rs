@@ -10,6 +10,7 @@
 
 pub mod blend;
 pub mod built;
+pub mod check;
 pub mod json;
 pub mod machine;
 #[cfg(test)]
