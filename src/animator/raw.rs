@@ -49,6 +49,8 @@ pub struct LayerConstant {
     pub m_BodyMask: BodyMask,
     pub m_SkeletonMask: Ptr<SkeletonMask>,
     pub m_Binding: Int,
+    /// Named `(int&)m_LayerBlendingMode` in every type tree.
+    #[serde(alias = "(int&)m_LayerBlendingMode")]
     pub m_LayerBlendingMode: Int,
     pub m_DefaultWeight: Option<Float>,
     pub m_SyncedLayerAffectsTiming: Option<Int>,

@@ -22,6 +22,7 @@
 
 mod classes;
 mod clip;
+pub mod controller;
 mod legacy;
 mod muscle;
 mod rig;
