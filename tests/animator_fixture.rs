@@ -218,7 +218,7 @@ fn fixture() -> AnimatorController {
             .iter()
             .map(|n| (h(n), n.to_string()))
             .collect::<BTreeMap<_, _>>(),
-        m_AnimationClips: (1..=3).map(|id| PPtr::local(id)).collect(),
+        m_AnimationClips: (1..=3).map(PPtr::local).collect(),
         m_StateMachineBehaviourVectorDescription: BehaviourDescription::default(),
         m_StateMachineBehaviours: Vec::new(),
         m_MultiThreadedStateMachine: true,

@@ -43,7 +43,8 @@ pub fn simple_1d(thresholds: &[f32], v: f32) -> Vec<f64> {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| thresholds[a].total_cmp(&thresholds[b]));
     let t = |k: usize| thresholds[order[k]] as f64;
-    let v = (v as f64).clamp(t(0), t(n - 1));
+    // max/min, not clamp: a NaN threshold must not panic.
+    let v = (v as f64).max(t(0)).min(t(n - 1));
     for k in 0..n - 1 {
         if t(k) < t(k + 1) && v <= t(k + 1) {
             let a = (v - t(k)) / (t(k + 1) - t(k));
@@ -73,7 +74,9 @@ pub fn simple_directional(positions: &[[f32; 2]], q: [f32; 2]) -> Vec<f64> {
         }
         return w;
     }
-    let (mut a, mut b): (Option<(usize, f64)>, Option<(usize, f64)>) = (None, None);
+    // The best child on each side of q: (index, d).
+    let mut a: Option<(usize, f64)> = None;
+    let mut b: Option<(usize, f64)> = None;
     for (i, &pi) in p.iter().enumerate() {
         if is_zero(pi) {
             continue;

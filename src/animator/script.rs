@@ -2,8 +2,13 @@
 //! run of a controller: actions at time t apply before the update that reaches t.
 
 use super::machine::{Animator, LayerOutput};
-use super::model::{Controller, ParameterKind};
+use super::model::Controller;
 use super::params::Params;
+
+/// Most updates one run makes (bounds the work a huge `--times` entry asks for).
+pub const MAX_UPDATES: u64 = 10_000_000;
+/// Most frames reported when no times are given.
+pub const MAX_FRAMES: usize = 1_000_000;
 
 /// One scripted action.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,13 +92,7 @@ pub fn parse(script: &str) -> Result<Vec<(f64, Action)>, ScriptError> {
 /// Applies a parameter action (not play/crossfade) to parameters.
 fn apply_param(params: &mut Params, action: &Action) -> Result<(), String> {
     match action {
-        Action::Set(name, v) => {
-            if params.kind(name) == Some(ParameterKind::Trigger) {
-                params.set(name, *v).map_err(|e| e.to_string())
-            } else {
-                params.set(name, *v).map_err(|e| e.to_string())
-            }
-        }
+        Action::Set(name, v) => params.set(name, *v).map_err(|e| e.to_string()),
         Action::Trigger(name) => params.set_trigger(name).map_err(|e| e.to_string()),
         _ => Ok(()),
     }
@@ -136,13 +135,21 @@ pub fn run(
     for a in deferred {
         apply_play(&mut animator, &a, 0.0, &mut warnings);
     }
+    let limit = MAX_UPDATES as f64 * dt;
     let targets: Vec<f64> = if times.is_empty() {
         let end = script.last().map_or(0.0, |(t, _)| *t) + 1.0;
-        let n = (end / dt).ceil() as usize;
-        (0..=n.min(1_000_000)).map(|k| k as f64 * dt).collect()
+        let n = (end / dt).ceil().min(MAX_FRAMES as f64) as usize;
+        (0..=n).map(|k| k as f64 * dt).collect()
     } else {
         let mut t = times.to_vec();
-        t.retain(|x| x.is_finite() && *x >= 0.0);
+        if t.iter()
+            .any(|x| !(x.is_finite() && *x >= 0.0 && *x <= limit))
+        {
+            warnings.push(format!(
+                "times outside 0 to {limit} s (at most {MAX_UPDATES} updates) are left out"
+            ));
+        }
+        t.retain(|x| x.is_finite() && *x >= 0.0 && *x <= limit);
         t.sort_by(f64::total_cmp);
         t
     };

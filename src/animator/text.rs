@@ -713,3 +713,123 @@ impl Builder<'_, '_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A controller whose machine lists itself as a child, whose blend tree contains itself,
+    /// with a transition that has no destination and a muted and a solo transition.
+    const HOSTILE: &str = "%YAML 1.1
+--- !u!91 &9100000
+AnimatorController:
+  m_Name: Bad
+  m_AnimatorParameters:
+  - m_Name: Go
+    m_Type: 9
+    m_DefaultFloat: 0
+    m_DefaultInt: 0
+    m_DefaultBool: 0
+  m_AnimatorLayers:
+  - serializedVersion: 5
+    m_Name: Base
+    m_StateMachine: {fileID: 1}
+    m_BlendingMode: 1
+    m_SyncedLayerIndex: -1
+    m_DefaultWeight: 0.5
+--- !u!1107 &1
+AnimatorStateMachine:
+  m_Name: Base
+  m_ChildStates:
+  - m_State: {fileID: 2}
+  - m_State: {fileID: 3}
+  m_ChildStateMachines:
+  - m_StateMachine: {fileID: 1}
+  m_StateMachineTransitions: {}
+  m_DefaultState: {fileID: 2}
+--- !u!1102 &2
+AnimatorState:
+  m_Name: A
+  m_Speed: 2
+  m_Motion: {fileID: 4}
+  m_Transitions:
+  - {fileID: 10}
+  - {fileID: 11}
+  - {fileID: 12}
+  - {fileID: 13}
+--- !u!1102 &3
+AnimatorState:
+  m_Name: B
+  m_Motion: {fileID: 0}
+--- !u!206 &4
+BlendTree:
+  m_Name: Loop
+  m_BlendType: 0
+  m_BlendParameter: Go
+  m_Childs:
+  - m_Motion: {fileID: 4}
+    m_Threshold: 0
+  - m_Motion: {fileID: 7400000, guid: 0123456789abcdef0123456789abcdef, type: 2}
+    m_Threshold: 1
+    m_TimeScale: 2
+--- !u!1101 &10
+AnimatorStateTransition:
+  m_DstState: {fileID: 0}
+  m_Mute: 0
+--- !u!1101 &11
+AnimatorStateTransition:
+  m_DstState: {fileID: 3}
+  m_Mute: 1
+--- !u!1101 &12
+AnimatorStateTransition:
+  m_DstState: {fileID: 3}
+  m_Solo: 1
+  m_Conditions:
+  - m_ConditionMode: 1
+    m_ConditionEvent: Go
+    m_EventTreshold: 0
+--- !u!1101 &13
+AnimatorStateTransition:
+  m_DstState: {fileID: 2}
+";
+
+    #[test]
+    fn cycles_dangling_and_solo_mute() {
+        let read = read_controllers(Path::new("bad.controller"), HOSTILE, &GuidIndex::default());
+        assert_eq!(read.len(), 1);
+        let c = read[0].1.as_ref().expect("reads");
+        assert_eq!(c.parameters[0].kind, ParameterKind::Trigger);
+        let layer = &c.layers[0];
+        assert_eq!((layer.blending, layer.weight), (Blending::Additive, 0.5));
+        let m = &layer.state_machine;
+        assert!(
+            m.state_machines.is_empty(),
+            "the machine listing itself is cut"
+        );
+        let a = &m.states[0];
+        assert_eq!((a.full_path.as_str(), a.speed), ("Base.A", 2.0));
+        // Solo keeps only the solo transition (the muted and the dangling one go).
+        assert_eq!(a.transitions.len(), 1);
+        assert_eq!(
+            a.transitions[0].destination,
+            Destination::State("Base.B".into())
+        );
+        let Some(Motion::BlendTree(tree)) = &a.motion else {
+            panic!("a blend tree")
+        };
+        assert!(
+            tree.children[0].motion.is_none(),
+            "the tree containing itself is cut"
+        );
+        assert_eq!(tree.children[1].time_scale, 2.0);
+        assert!(
+            c.warnings.iter().any(|w| w.contains("contains itself")),
+            "{:?}",
+            c.warnings
+        );
+        // A Unity 4 controller is refused.
+        let old = "--- !u!91 &9100000\nAnimatorController:\n  m_Name: Old\n  m_Layers:\n  - m_Name: Base\n";
+        let read = read_controllers(Path::new("old.controller"), old, &GuidIndex::default());
+        assert_eq!(read[0].1, Err(TextError::Unity4));
+    }
+}

@@ -110,3 +110,16 @@ fn direct_raw_and_normalised() {
     );
     close(&direct(&[0.5, -0.5], true), &[0.0, 0.0], 0.0);
 }
+
+#[test]
+fn non_finite_inputs_do_not_panic() {
+    let w = simple_1d(&[0.0, f32::NAN, 1.0], 0.5);
+    assert_eq!(w.len(), 3);
+    let w = simple_1d(&[0.0, 1.0], f32::NAN);
+    assert_eq!(w.len(), 2);
+    for q in [[f32::NAN, 0.0], [f32::INFINITY, 1.0]] {
+        assert_eq!(simple_directional(&FIVE, q).len(), 5);
+        assert_eq!(freeform_directional(&FIVE, q).len(), 5);
+        assert_eq!(freeform_cartesian(&FIVE, q).len(), 5);
+    }
+}
