@@ -407,3 +407,30 @@ fn controller_problems_of_dancecontroller() {
         ]
     );
 }
+
+#[test]
+fn controller_json_of_a_text_direct_tree() {
+    let Some(path) = common::data("yaml/modular-avatar/DBTP.controller") else {
+        return;
+    };
+    let (code, out, err) = common::clipscope(&["controller", path.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let c = &v[0];
+    assert_eq!(
+        c["parameters"][0],
+        serde_json::json!({"name": "A", "type": "float", "default": 0.0})
+    );
+    let motion = &c["layers"][0]["state_machine"]["states"][0]["motion"];
+    assert_eq!(motion["blend_tree"], "direct");
+    assert_eq!(motion["parameter"], serde_json::Value::Null);
+    let child = &motion["children"][1];
+    assert_eq!(child["direct_parameter"], "B");
+    // Its clips are not in the shared data: the reference says what was not found.
+    assert_eq!(child["motion"]["clip"], serde_json::Value::Null);
+    let reference = child["motion"]["reference"].as_str().unwrap();
+    assert!(
+        reference.contains("822fa250a223d354b8f2c1e5e4a71beb"),
+        "{reference}"
+    );
+}
