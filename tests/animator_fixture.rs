@@ -376,3 +376,29 @@ fn built_fixture_plays_through_the_sub_machine() {
         ("Base Layer.Idle", "Base Layer.Move")
     );
 }
+
+#[test]
+fn hashes_without_names_print_as_hex() {
+    let mut c = fixture();
+    c.m_TOS.remove(&h("Dir"));
+    c.m_TOS.remove(&h("Base Layer.Air.Jump"));
+    let clips = [clip("Idle", 2.0), clip("Walk", 1.0), clip("Run", 0.8)];
+    let bytes = write_controller_bundle(&clips, &c).expect("writes");
+    let ws = Workspace::open_bytes(Path::new("fixture.bundle"), bytes, &OpenOptions::default());
+    let c = ws.controllers[0].model.as_ref().expect("decodes");
+    let dir = format!("0x{:08x}", h("Dir"));
+    assert_eq!(c.parameters[1].name, dir);
+    let root = &c.layers[0].state_machine;
+    let Some(Motion::BlendTree(tree)) = &root.states[1].motion else {
+        panic!("Move plays a blend tree")
+    };
+    let Some(Motion::BlendTree(inner)) = &tree.children[1].motion else {
+        panic!("a nested tree")
+    };
+    assert_eq!(inner.parameter_y.as_deref(), Some(dir.as_str()));
+    // The unnamed state keeps its short name and its hash as its path.
+    let jump = format!("0x{:08x}", h("Base Layer.Air.Jump"));
+    let all = root.all_states();
+    let unnamed = all.iter().find(|s| s.name == "Jump").expect("still listed");
+    assert_eq!(unnamed.full_path, jump);
+}
