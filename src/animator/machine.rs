@@ -21,6 +21,8 @@ struct Graph<'c> {
     parents: HashMap<&'c str, &'c str>,
     /// Any State transitions: root first, then sub-machines depth first.
     any_state: Vec<Transition>,
+    /// Synced layers whose motions enter this layer's timing (Affects Timing), by index.
+    timing: Vec<(usize, Graph<'c>)>,
 }
 
 impl<'c> Graph<'c> {
@@ -49,6 +51,7 @@ impl<'c> Graph<'c> {
             machines,
             parents,
             any_state,
+            timing: Vec::new(),
         }
     }
 }
@@ -176,7 +179,14 @@ impl<'c> Animator<'c> {
 
     /// Initialises with parameters already set (script actions at time 0).
     pub fn with_params(controller: &'c Controller, params: Params) -> Animator<'c> {
-        let graphs: Vec<Graph> = controller.layers.iter().map(Graph::new).collect();
+        let mut graphs: Vec<Graph> = controller.layers.iter().map(Graph::new).collect();
+        for (k, layer) in controller.layers.iter().enumerate() {
+            if let Some(source) = layer.synced_layer.filter(|_| layer.synced_affects_timing)
+                && let Some(g) = graphs.get_mut(source)
+            {
+                g.timing.push((k, Graph::new(layer)));
+            }
+        }
         let mut a = Animator {
             controller,
             layers: Vec::new(),
@@ -293,6 +303,15 @@ impl<'c> Animator<'c> {
         let s = g.states[inst.state];
         inst.leaves = tree::leaves(s.motion.as_ref(), &mut self.params);
         inst.length = tree::length(&inst.leaves);
+        // Synced layers with Affects Timing: L = (1 − w)·L_source + w·L_synced (§4.9).
+        let path = s.full_path.as_str();
+        for (k, synced) in &g.timing {
+            if let Some(&i) = synced.by_path.get(path) {
+                let leaves = tree::leaves(synced.states[i].motion.as_ref(), &mut self.params);
+                let w = self.weights[*k];
+                inst.length = (1.0 - w) * inst.length + w * tree::length(&leaves);
+            }
+        }
         let mut speed = s.speed as f64;
         if let Some(p) = &s.speed_parameter {
             speed *= self.params.get(p);

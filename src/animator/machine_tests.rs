@@ -427,3 +427,28 @@ fn nested_tree_weights_length_and_phases() {
     let next = &frames[1].layers[0].states[0];
     assert!((next.normalized_time - 0.3 - 0.018_769).abs() < 1e-6);
 }
+
+#[test]
+fn synced_layer_affects_timing_blends_the_length() {
+    let mut c = controller(&[], vec![state("A", clip("A", 1.0, true), vec![])]);
+    let mut synced = c.layers[0].clone();
+    synced.name = "Synced".into();
+    synced.synced_layer = Some(0);
+    synced.weight = 0.5;
+    synced.state_machine.states[0].motion = clip("B", 3.0, true);
+    c.layers.push(synced.clone());
+    let mut a = Animator::new(&c);
+    a.update(1.0);
+    let out = a.output();
+    // Without Affects Timing the source's 1 s length rules.
+    assert!((out[0].states[0].normalized_time - 1.0).abs() < 1e-9);
+    assert_eq!(out[1].states[0].leaves[0].clip.as_deref(), Some("B"));
+    c.layers[1].synced_affects_timing = true;
+    let mut a = Animator::new(&c);
+    a.update(1.0);
+    let out = a.output();
+    // L = 0.5·1 + 0.5·3 = 2 s.
+    assert!((out[0].states[0].length - 2.0).abs() < 1e-9);
+    assert!((out[0].states[0].normalized_time - 0.5).abs() < 1e-9);
+    assert!((out[1].states[0].normalized_time - 0.5).abs() < 1e-9);
+}
