@@ -14,6 +14,7 @@
 //! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
+pub mod animator;
 pub mod authoring;
 pub mod avatar;
 pub mod binary;

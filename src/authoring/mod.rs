@@ -24,6 +24,7 @@
 mod avatar;
 mod classes;
 mod clip;
+pub mod controller;
 mod legacy;
 mod muscle;
 mod rig;

@@ -61,6 +61,7 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     if let (Some(name), true) = (&args.clip, reports.is_empty()) {
         return no_such_clip(&ws, name);
     }
+    let controller_problems = controller_problems(&ws, args.clip.is_none());
     if args.json {
         println!(
             "{}",
@@ -70,11 +71,18 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         for r in &reports {
             print_report(r);
         }
+        for (name, problems) in &controller_problems {
+            println!("controller {name}: {} problems", problems.len());
+            for p in problems {
+                println!("  {p}");
+            }
+        }
     }
     let read = report_problems(&ws);
+    let controllers_fail = controller_problems.iter().any(|(_, p)| !p.is_empty());
     if !ws.errors.is_empty() {
         read
-    } else if args.strict && reports.iter().any(|r| r.problems > 0) {
+    } else if args.strict && (controllers_fail || reports.iter().any(|r| r.problems > 0)) {
         ExitCode::from(EXIT_PROBLEMS)
     } else {
         ExitCode::SUCCESS
@@ -87,6 +95,21 @@ fn non_negative(text: &str) -> Result<f32, String> {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("{text:?} is not a number zero or more")),
     }
+}
+
+/// Each decoded controller's problems (`clipscope::animator::check`), when checking every
+/// clip (not one `--clip`). The JSON report lists them in `clipscope controller --json`.
+fn controller_problems(ws: &Workspace, all: bool) -> Vec<(String, Vec<String>)> {
+    if !all {
+        return Vec::new();
+    }
+    ws.controllers
+        .iter()
+        .filter_map(|c| {
+            let model = c.model.as_ref().ok()?;
+            Some((c.name.clone(), clipscope::animator::check::problems(model)))
+        })
+        .collect()
 }
 
 /// `--clip` matched nothing: a usage error (2) listing the clips there, or 1 when a file

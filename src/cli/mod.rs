@@ -1,9 +1,11 @@
 //! Command-line parsing and dispatch. Exit codes: 0 done, 1 a file could not be read,
 //! 2 usage, 3 a problem `check --strict` or `diff --tolerance` was asked to fail on.
 
+mod animate;
 mod check;
 mod export;
 mod diff;
+mod controller;
 mod list;
 mod pose;
 mod progress;
@@ -45,6 +47,11 @@ enum Command {
     Texture(texture::TextureArgs),
     /// Export a rig, its meshes and its clips as glTF 2.0 (.glb), with a fidelity report.
     Export(export::ExportArgs),
+    /// Show AnimatorControllers: parameters, layers, state machines, transitions, blend trees.
+    Controller(controller::ControllerArgs),
+    /// Run an AnimatorController under a parameter script and print its states and clip
+    /// weights over time (JSON).
+    Animate(animate::AnimateArgs),
     /// Open files or folders in the viewer (drop more onto its window).
     #[cfg(feature = "viewer")]
     View(view::ViewArgs),
@@ -181,6 +188,8 @@ pub fn run() -> ExitCode {
         Some(Command::Diff(args)) => diff::run(&args),
         Some(Command::Texture(args)) => texture::run(&args),
         Some(Command::Export(args)) => export::run(&args),
+        Some(Command::Controller(args)) => controller::run(&args),
+        Some(Command::Animate(args)) => animate::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
         None => no_command(),

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use super::objects::{
-    AvatarFound, ClipFound, Found, RigDraft, found, of_class, read_avatar, read_clip,
-    read_controller, read_rigs,
+    AvatarFound, ClipFound, ControllerFound, Found, RigDraft, found, of_class, read_avatar,
+    read_clip, read_controller, read_rigs,
 };
 use super::scene::{SceneIndex, read_scene};
 use super::{FileSummary, OpenOptions};
@@ -19,7 +19,7 @@ use crate::container::{self, ContainerKind};
 use crate::error::Error;
 use crate::resource::{FileStreams, MemoryStreams, StreamSource};
 use crate::serialized::SerializedFile;
-use crate::unity::{PPtr, class};
+use crate::unity::class;
 use crate::yaml::{GuidIndex, YamlContents};
 
 /// What one serialized file holds for the workspace.
@@ -28,7 +28,7 @@ pub(super) struct SerializedIndex {
     pub kind: ContainerKind,
     pub summary: FileSummary,
     pub clips: Vec<(i64, ClipFound)>,
-    pub controllers: Vec<Found<(String, Vec<PPtr>)>>,
+    pub controllers: Vec<Found<ControllerFound>>,
     pub rigs: Vec<Found<RigDraft>>,
     pub avatars: Vec<Found<AvatarFound>>,
     pub scene: SceneIndex,
@@ -46,6 +46,8 @@ pub(super) enum Extracted {
     Yaml {
         contents: Box<YamlContents>,
         clips: Vec<(i64, ClipFound)>,
+        /// The controllers' models, by file id.
+        models: Vec<(i64, Result<crate::animator::Controller, String>)>,
     },
     /// Not a Unity file (only when found inside a folder).
     Skipped,
@@ -178,9 +180,22 @@ fn extract_yaml(
                     (clip.file_id, found)
                 })
                 .collect();
+            let has_controller = contents
+                .controllers
+                .iter()
+                .any(|c| c.class_id == class::ANIMATOR_CONTROLLER);
+            let models = if has_controller {
+                crate::animator::text::read_controllers(path, &text, index)
+                    .into_iter()
+                    .map(|(id, m)| (id, m.map_err(|e| e.to_string())))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             Extracted::Yaml {
                 contents: Box::new(contents),
                 clips,
+                models,
             }
         }
         Err(source) => Extracted::Failed(Error::Text {

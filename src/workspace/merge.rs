@@ -53,7 +53,11 @@ impl Builder {
                 }
                 self.ws.errors.extend(errors);
             }
-            Extracted::Yaml { contents, clips } => self.add_yaml(path, *contents, clips),
+            Extracted::Yaml {
+                contents,
+                clips,
+                models,
+            } => self.add_yaml(path, *contents, clips, models),
             Extracted::Skipped => self.ws.skipped_files += 1,
             Extracted::Failed(e) => self.ws.errors.push(e),
         }
@@ -75,6 +79,7 @@ impl Builder {
             c.unresolved_clips = found.iter().filter(|r| r.is_none()).count();
             c.clips = found.into_iter().flatten().collect();
         }
+        self.resolve_models();
         let rigs = std::mem::take(&mut self.rigs);
         for (index, links) in rigs.into_iter().enumerate() {
             match links {
@@ -100,16 +105,18 @@ impl Builder {
         self.add_clips(f, file.clips);
         self.add_scene(f, file.scene);
         for found in file.controllers {
-            if let Some((name, list)) = self.found(f, &found) {
-                self.controllers.push(ControllerLinks::Binary(list.clone()));
+            if let Some(c) = self.found(f, &found) {
+                self.controllers
+                    .push(ControllerLinks::Binary(c.clips.clone()));
                 self.ws.controllers.push(ControllerEntry {
                     at: ObjectRef {
                         file: f,
                         path_id: found.path_id,
                     },
-                    name: name.clone(),
+                    name: c.name.clone(),
                     clips: Vec::new(),
                     unresolved_clips: 0,
+                    model: c.model.clone(),
                 });
             }
         }
@@ -201,7 +208,13 @@ impl Builder {
     }
 
     /// A text-serialized (YAML) file: its clips, prefab or scene hierarchies and controllers.
-    fn add_yaml(&mut self, path: &Path, contents: YamlContents, clips: Vec<(i64, ClipFound)>) {
+    fn add_yaml(
+        &mut self,
+        path: &Path,
+        contents: YamlContents,
+        clips: Vec<(i64, ClipFound)>,
+        mut models: Vec<(i64, Result<crate::animator::Controller, String>)>,
+    ) {
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
             source: path.to_path_buf(),
@@ -245,6 +258,13 @@ impl Builder {
             });
         }
         for c in contents.controllers {
+            let model = match models.iter().position(|(id, _)| *id == c.file_id) {
+                Some(i) => models.swap_remove(i).1,
+                None => Err(
+                    "an AnimatorOverrideController: its state machine is its base controller's"
+                        .into(),
+                ),
+            };
             self.controllers.push(ControllerLinks::Yaml(c.clips));
             self.ws.controllers.push(ControllerEntry {
                 at: ObjectRef {
@@ -254,6 +274,7 @@ impl Builder {
                 name: c.name,
                 clips: Vec::new(),
                 unresolved_clips: 0,
+                model,
             });
         }
     }

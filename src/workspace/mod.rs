@@ -159,6 +159,9 @@ pub struct ControllerEntry {
     pub name: String,
     pub clips: Vec<ObjectRef>,
     pub unresolved_clips: usize,
+    /// The decoded controller (layers, state machines, blend trees) with its leaf clips
+    /// resolved where loaded, or why it could not be decoded.
+    pub model: Result<crate::animator::Controller, String>,
 }
 
 /// An Avatar (class 90).

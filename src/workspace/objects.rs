@@ -132,16 +132,28 @@ pub(super) fn read_avatar(
     })
 }
 
-/// A controller's name and clips in order (an override controller's overrides where set).
+/// A controller's name, clips in order (an override controller's overrides where set) and
+/// its decoded model.
+pub(super) struct ControllerFound {
+    pub name: String,
+    pub clips: Vec<PPtr>,
+    pub model: Result<crate::animator::Controller, String>,
+}
+
+/// A controller's name, clips and model.
 pub(super) fn read_controller(
     file: &SerializedFile,
     info: &ObjectInfo,
-) -> Result<(String, Vec<PPtr>), String> {
+) -> Result<ControllerFound, String> {
     if info.class_id == class::ANIMATOR_CONTROLLER {
-        return file
+        let c = file
             .read::<AnimatorController>(info)
-            .map(|c| (c.m_Name.clone(), super::controller_clips(&c)))
-            .map_err(|e| e.to_string());
+            .map_err(|e| e.to_string())?;
+        return Ok(ControllerFound {
+            name: c.m_Name.clone(),
+            clips: super::controller_clips(&c),
+            model: crate::animator::read_built(file, info).map_err(|e| e.to_string()),
+        });
     }
     file.read::<AnimatorOverrideController>(info)
         .map(|c| {
@@ -156,7 +168,14 @@ pub(super) fn read_controller(
                     }
                 })
                 .collect();
-            (c.m_Name, clips)
+            ControllerFound {
+                name: c.m_Name,
+                clips,
+                model: Err(
+                    "an AnimatorOverrideController: its state machine is its base controller's"
+                        .into(),
+                ),
+            }
         })
         .map_err(|e| e.to_string())
 }

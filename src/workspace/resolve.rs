@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::merge::Builder;
 use super::objects::RigDraft;
 use super::{LoadedFile, ObjectRef, PathNames, Workspace};
+use crate::animator::model::{ClipSource, ResolvedClip};
 use crate::humanoid::{HumanoidRig, RigError};
 use crate::rig::{RigComponent, Skeleton};
 use crate::unity::PPtr;
@@ -225,4 +226,60 @@ impl Workspace {
 /// True when two paths name the same file.
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+impl Builder {
+    /// Links every leaf clip of every controller model to the loaded clip it names.
+    pub(super) fn resolve_models(&mut self) {
+        let mut controllers = std::mem::take(&mut self.ws.controllers);
+        for c in &mut controllers {
+            let from = c.at.file;
+            if let Ok(model) = &mut c.model {
+                model.visit_clips_mut(&mut |leaf| {
+                    leaf.resolved = self.clip_target(from, &leaf.source);
+                });
+            }
+        }
+        self.ws.controllers = controllers;
+    }
+
+    /// The loaded clip a controller's clip reference names.
+    fn clip_target(&self, from: usize, source: &ClipSource) -> Option<ResolvedClip> {
+        let at = match source {
+            ClipSource::Binary { file_id, path_id } => self.ws.resolve(
+                from,
+                PPtr {
+                    m_FileID: crate::unity::Int(*file_id),
+                    m_PathID: crate::unity::Int(*path_id),
+                },
+            )?,
+            ClipSource::Text {
+                guid,
+                file_id,
+                resolved_path,
+            } => self.resolve_link(
+                from,
+                &AssetLink {
+                    guid: guid.clone(),
+                    file_id: *file_id,
+                    resolved_path: resolved_path.clone(),
+                },
+            )?,
+            ClipSource::Missing(_) => return None,
+        };
+        let entry = self.ws.clip(at)?;
+        let (start, length, looping, cycle_offset) = match &entry.data {
+            Ok(d) => (d.start, d.stop - d.start, d.loop_time, d.cycle_offset),
+            Err(_) => (0.0, 0.0, false, 0.0),
+        };
+        Some(ResolvedClip {
+            name: entry.name.clone(),
+            file: at.file,
+            path_id: at.path_id,
+            start,
+            length,
+            looping,
+            cycle_offset,
+        })
+    }
 }

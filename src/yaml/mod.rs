@@ -34,13 +34,14 @@ mod values;
 use std::path::{Path, PathBuf};
 
 pub use controller::{AssetLink, ClipLink, YamlController};
+pub(crate) use document::{Document, split as split_documents};
 pub use meta::{GuidIndex, meta_guid, project_version, search_root};
 pub use rigs::YamlRig;
 pub use values::{ExternalAsset, YamlRef};
+pub(crate) use values::{from_body, restore, unity_floats};
 
 use crate::unity::class_name;
 use crate::unity::clip::AnimationClip;
-use document::Document;
 
 /// The Unity version assumed for a file outside a project with `ProjectVersion.txt`: YAML
 /// files do not record the version that wrote them.

@@ -1,0 +1,53 @@
+//! AnimatorControllers: decoded into one plain model (built class 91 and text `.controller`
+//! files alike), blend tree weights, and the state machine played frame by frame the way
+//! Unity's Animator does (the rules are those of the project's animator spec).
+//!
+//! - [`model`]: the data model; [`raw`], [`built`], [`machines`]: class 91 as stored and its
+//!   conversion; [`text`]: editor YAML; [`names`]: the string table.
+//!
+//! Free of Bevy and of the workspace: clips are linked by [`model::ClipSource`] and resolved
+//! by the caller into [`model::ResolvedClip`]s.
+
+pub mod blend;
+pub mod built;
+pub mod check;
+pub mod json;
+pub mod machine;
+#[cfg(test)]
+mod machine_tests;
+pub mod machines;
+pub mod model;
+pub mod names;
+pub mod params;
+pub mod raw;
+pub mod script;
+pub mod text;
+pub mod tree;
+
+pub use model::Controller;
+
+use crate::serialized::{ObjectInfo, SerializedFile};
+
+/// Why a built controller could not be decoded.
+#[derive(Debug, thiserror::Error)]
+pub enum AnimatorError {
+    #[error(
+        "a Unity {version} editor controller (editor layout, not the built ControllerConstant): not supported; open the built controller of a player or bundle instead"
+    )]
+    Editor { version: String },
+    #[error("{0}")]
+    Read(#[from] crate::serialized::SerializedError),
+}
+
+/// Decodes the AnimatorController (class 91) `info` of `file` into the model.
+pub fn read_built(file: &SerializedFile, info: &ObjectInfo) -> Result<Controller, AnimatorError> {
+    let tree = file.type_tree(info)?;
+    let built = tree.children.iter().any(|c| c.m_Name == "m_Controller");
+    if !built {
+        return Err(AnimatorError::Editor {
+            version: file.effective_version.to_string(),
+        });
+    }
+    let raw: raw::AnimatorController = file.read(info)?;
+    Ok(built::from_raw(&raw))
+}

@@ -1,0 +1,266 @@
+//! AnimatorController (class 91) in the 2020.3.34f1 layout, field for field in type-tree
+//! order, so tests can write built controllers with blend trees, sub-machines and selector
+//! states that no shared file holds. The caller fills the compiled constant as Unity would
+//! (hashes, selector states); [`write_controller_bundle`] writes it with its clips.
+#![allow(non_snake_case)]
+
+use std::collections::BTreeMap;
+use std::io::Cursor;
+
+use rabex::files::bundlefile::{BundleFileBuilder, CompressionType};
+use rabex::files::serializedfile::build_common_offset_map;
+use rabex::files::serializedfile::builder::SerializedFileBuilder;
+use rabex::objects::{ClassId, ClassIdType, PPtr};
+use rabex::typetree::typetree_cache::TypeTreeCache;
+use serde::Serialize;
+
+use super::{AuthoringError, ClipSpec, UnityTarget, cab_name, clip, embedded_tpk, version};
+
+/// An `OffsetPtr<T>`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Ptr<T> {
+    pub data: T,
+}
+
+/// Wraps a value in an `OffsetPtr`.
+pub fn ptr<T>(data: T) -> Ptr<T> {
+    Ptr { data }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AnimatorController {
+    pub m_Name: String,
+    pub m_ControllerSize: u32,
+    pub m_Controller: ControllerConstant,
+    pub m_TOS: BTreeMap<u32, String>,
+    pub m_AnimationClips: Vec<PPtr>,
+    pub m_StateMachineBehaviourVectorDescription: BehaviourDescription,
+    pub m_StateMachineBehaviours: Vec<PPtr>,
+    pub m_MultiThreadedStateMachine: bool,
+}
+
+impl ClassIdType for AnimatorController {
+    const CLASS_ID: ClassId = ClassId::AnimatorController;
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BehaviourDescription {
+    pub m_StateMachineBehaviourRanges: BTreeMap<u32, u32>,
+    pub m_StateMachineBehaviourIndices: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ControllerConstant {
+    pub m_LayerArray: Vec<Ptr<LayerConstant>>,
+    pub m_StateMachineArray: Vec<Ptr<StateMachineConstant>>,
+    pub m_Values: Ptr<ValueArrayConstant>,
+    pub m_DefaultValues: Ptr<ValueArray>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LayerConstant {
+    pub m_StateMachineIndex: u32,
+    pub m_StateMachineSynchronizedLayerIndex: u32,
+    pub m_BodyMask: HumanPoseMask,
+    pub m_SkeletonMask: Ptr<SkeletonMask>,
+    pub m_Binding: u32,
+    #[serde(rename = "(int&)m_LayerBlendingMode")]
+    pub m_LayerBlendingMode: i32,
+    pub m_DefaultWeight: f32,
+    pub m_IKPass: bool,
+    pub m_SyncedLayerAffectsTiming: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct HumanPoseMask {
+    pub word0: u32,
+    pub word1: u32,
+    pub word2: u32,
+}
+
+impl Default for HumanPoseMask {
+    fn default() -> Self {
+        HumanPoseMask {
+            word0: u32::MAX,
+            word1: u32::MAX,
+            word2: 0x7FFFF,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SkeletonMask {
+    pub m_Data: Vec<SkeletonMaskElement>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SkeletonMaskElement {
+    pub m_PathHash: u32,
+    pub m_Weight: f32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct StateMachineConstant {
+    pub m_StateConstantArray: Vec<Ptr<StateConstant>>,
+    pub m_AnyStateTransitionConstantArray: Vec<Ptr<TransitionConstant>>,
+    pub m_SelectorStateConstantArray: Vec<Ptr<SelectorStateConstant>>,
+    pub m_DefaultState: u32,
+    pub m_SynchronizedLayerCount: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct StateConstant {
+    pub m_TransitionConstantArray: Vec<Ptr<TransitionConstant>>,
+    pub m_BlendTreeConstantIndexArray: Vec<i32>,
+    pub m_BlendTreeConstantArray: Vec<Ptr<BlendTreeConstant>>,
+    pub m_NameID: u32,
+    pub m_PathID: u32,
+    pub m_FullPathID: u32,
+    pub m_TagID: u32,
+    pub m_SpeedParamID: u32,
+    pub m_MirrorParamID: u32,
+    pub m_CycleOffsetParamID: u32,
+    pub m_TimeParamID: u32,
+    pub m_Speed: f32,
+    pub m_CycleOffset: f32,
+    pub m_IKOnFeet: bool,
+    pub m_WriteDefaultValues: bool,
+    pub m_Loop: bool,
+    pub m_Mirror: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct TransitionConstant {
+    pub m_ConditionConstantArray: Vec<Ptr<ConditionConstant>>,
+    pub m_DestinationState: u32,
+    pub m_FullPathID: u32,
+    pub m_ID: u32,
+    pub m_UserID: u32,
+    pub m_TransitionDuration: f32,
+    pub m_TransitionOffset: f32,
+    pub m_ExitTime: f32,
+    pub m_HasExitTime: bool,
+    pub m_HasFixedDuration: bool,
+    pub m_InterruptionSource: i32,
+    pub m_OrderedInterruption: bool,
+    pub m_CanTransitionToSelf: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ConditionConstant {
+    pub m_ConditionMode: u32,
+    pub m_EventID: u32,
+    pub m_EventThreshold: f32,
+    pub m_ExitTime: f32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SelectorStateConstant {
+    pub m_TransitionConstantArray: Vec<Ptr<SelectorTransitionConstant>>,
+    pub m_FullPathID: u32,
+    pub m_IsEntry: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SelectorTransitionConstant {
+    pub m_Destination: u32,
+    pub m_ConditionConstantArray: Vec<Ptr<ConditionConstant>>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BlendTreeConstant {
+    pub m_NodeArray: Vec<Ptr<BlendTreeNodeConstant>>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BlendTreeNodeConstant {
+    pub m_BlendType: u32,
+    pub m_BlendEventID: u32,
+    pub m_BlendEventYID: u32,
+    pub m_ChildIndices: Vec<u32>,
+    pub m_Blend1dData: Ptr<Blend1dDataConstant>,
+    pub m_Blend2dData: Ptr<Blend2dDataConstant>,
+    pub m_BlendDirectData: Ptr<BlendDirectDataConstant>,
+    pub m_ClipID: u32,
+    pub m_Duration: f32,
+    pub m_CycleOffset: f32,
+    pub m_Mirror: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Blend1dDataConstant {
+    pub m_ChildThresholdArray: Vec<f32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Vector2f {
+    pub x: f32,
+    pub y: f32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MotionNeighborList {
+    pub m_NeighborArray: Vec<u32>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Blend2dDataConstant {
+    pub m_ChildPositionArray: Vec<Vector2f>,
+    pub m_ChildMagnitudeArray: Vec<f32>,
+    pub m_ChildPairVectorArray: Vec<Vector2f>,
+    pub m_ChildPairAvgMagInvArray: Vec<f32>,
+    pub m_ChildNeighborListArray: Vec<MotionNeighborList>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BlendDirectDataConstant {
+    pub m_ChildBlendEventIDArray: Vec<u32>,
+    pub m_NormalizedBlendValues: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ValueArrayConstant {
+    pub m_ValueArray: Vec<ValueConstant>,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ValueConstant {
+    pub m_ID: u32,
+    pub m_Type: u32,
+    pub m_Index: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ValueArray {
+    pub m_PositionValues: Vec<[f32; 3]>,
+    pub m_QuaternionValues: Vec<[f32; 4]>,
+    pub m_ScaleValues: Vec<[f32; 3]>,
+    pub m_FloatValues: Vec<f32>,
+    pub m_IntValues: Vec<i32>,
+    pub m_BoolValues: Vec<bool>,
+}
+
+/// Writes a 2020.3.34f1 UnityFS bundle holding `clips` (path ids 1, 2, …) and the controller
+/// (the next path id). The controller's `m_AnimationClips` should point at those path ids.
+pub fn write_controller_bundle(
+    clips: &[ClipSpec],
+    controller: &AnimatorController,
+) -> Result<Vec<u8>, AuthoringError> {
+    let target = UnityTarget::Unity2020;
+    let version = version(target);
+    let tpk = embedded_tpk();
+    let type_trees = TypeTreeCache::new(tpk);
+    let common_strings = build_common_offset_map(tpk, &version);
+    let mut file = SerializedFileBuilder::new(&version, &type_trees, &common_strings, true);
+    for (index, spec) in clips.iter().enumerate() {
+        file.add_object_at(1 + index as i64, &clip::build_clip(spec, target)?)?;
+    }
+    file.add_object_at(1 + clips.len() as i64, controller)?;
+    let serialized = file.write_vec()?;
+    let mut builder = BundleFileBuilder::unityfs(target.bundle_format(), &version);
+    builder.set_header_compression(CompressionType::None);
+    builder.add_file(&cab_name(&serialized), Cursor::new(serialized))?;
+    let mut out = Cursor::new(Vec::new());
+    builder.write(&mut out, CompressionType::None)?;
+    Ok(out.into_inner())
+}
