@@ -32,7 +32,9 @@ pub use data::{
     clip_objects,
 };
 pub use material::{bevy_image, bevy_material, sprite_quad};
-pub use spawn::{ModelMesh, SpriteSwap, spawn_built_model, spawn_model, spawn_renderers};
+pub use spawn::{
+    InactiveObject, ModelMesh, SpriteSwap, spawn_built_model, spawn_model, spawn_renderers,
+};
 pub use systems::{apply_blend_shape_frames, sprite_keys, swap_sprites};
 
 use crate::workspace::{ObjectRef, RigEntry, Workspace};
