@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clipscope::Workspace;
 use clipscope::rig::RigComponent;
-use clipscope::workspace::ObjectRef;
+use clipscope::workspace::{MeshSource, ObjectRef, RendererKind, RigEntry};
 use serde_json::{Value, json};
 
 use super::{Inputs, report_problems};
@@ -83,6 +83,7 @@ pub fn to_json(ws: &Workspace) -> Value {
                 "unresolved_clips": r.unresolved_clips,
                 "humanoid": r.humanoid.is_some(),
                 "humanoid_error": r.humanoid_error,
+                "renderers": renderers_json(ws, r),
             })
         })
         .collect();
@@ -118,6 +119,35 @@ pub fn to_json(ws: &Workspace) -> Value {
         "warnings": ws.warnings,
         "errors": ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
     })
+}
+
+/// A rig's renderers as `list --json` prints them: the path of their GameObject below the
+/// rig's root, what they draw, their GameObject's own `m_IsActive`, their `m_Enabled`, and
+/// whether Unity draws them at rest (enabled and active in the hierarchy).
+fn renderers_json(ws: &Workspace, rig: &RigEntry) -> Vec<Value> {
+    rig.renderers
+        .iter()
+        .map(|r| {
+            let kind = match r.kind {
+                RendererKind::Skinned { .. } => "skinned",
+                RendererKind::Rigid => "mesh",
+                RendererKind::Sprite { .. } => "sprite",
+            };
+            let mesh = match &r.mesh {
+                MeshSource::Loaded(at) => ws.mesh(*at).map(|m| m.name.clone()),
+                MeshSource::Builtin(id) => clipscope::mesh::BUILTIN_MESHES
+                    .iter()
+                    .find(|(b, _)| b == id)
+                    .map(|(_, name)| name.to_string()),
+                MeshSource::None | MeshSource::Missing(_) => None,
+            };
+            json!({
+                "path": rig.skeleton.joints.get(r.joint).map(|j| j.path.clone()),
+                "kind": kind, "mesh": mesh,
+                "active": r.active, "enabled": r.enabled, "drawn": r.drawn(),
+            })
+        })
+        .collect()
 }
 
 /// The meshes as `list --json` prints them.

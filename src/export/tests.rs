@@ -304,12 +304,16 @@ fn workspace() -> Workspace {
         tos: Arc::new(BTreeMap::new()),
         avatar: None,
         humanoid: None,
+        humanoid_error: None,
         clips: vec![at(40)],
         unresolved_clips: 0,
         renderers: vec![RendererEntry {
             at: at(50),
             joint: 1,
             enabled: true,
+            active: true,
+            active_in_hierarchy: true,
+            inactive_joints: Vec::new(),
             kind: RendererKind::Skinned {
                 bones: vec![Some(1), Some(2)],
                 root_bone: Some(1),

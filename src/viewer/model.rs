@@ -14,7 +14,8 @@ use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use crate::clip::ClipData;
 use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::plugin::model::{
-    ModelAssets, ModelMesh, UnityModel, clip_objects, model_points, posed_joints, spawn_renderers,
+    InactiveObject, ModelAssets, ModelMesh, UnityModel, clip_objects, model_points, posed_joints,
+    spawn_renderers,
 };
 use crate::plugin::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
 use crate::rig::Skeleton;
@@ -186,14 +187,30 @@ fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
         .collect()
 }
 
-/// Shows or hides the meshes as the rig panel says (renderers disabled in the file stay
-/// hidden).
-fn show_meshes(selection: Res<Selection>, mut meshes: Query<(Ref<ModelMesh>, &mut Visibility)>) {
+/// Shows or hides the meshes as the rig panel says: renderers disabled in the file and
+/// GameObjects inactive in it stay hidden unless "show inactive objects" is on.
+fn show_meshes(
+    selection: Res<Selection>,
+    mut meshes: Query<(Ref<ModelMesh>, &mut Visibility), Without<InactiveObject>>,
+    mut inactive: Query<(Ref<InactiveObject>, &mut Visibility), Without<ModelMesh>>,
+) {
     for (mesh, mut visibility) in &mut meshes {
         if !selection.is_changed() && !mesh.is_added() {
             continue;
         }
-        visibility.set_if_neq(if selection.meshes && mesh.enabled {
+        visibility.set_if_neq(
+            if selection.meshes && (mesh.enabled || selection.show_inactive) {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            },
+        );
+    }
+    for (object, mut visibility) in &mut inactive {
+        if !selection.is_changed() && !object.is_added() {
+            continue;
+        }
+        visibility.set_if_neq(if selection.show_inactive {
             Visibility::Inherited
         } else {
             Visibility::Hidden

@@ -47,6 +47,12 @@ pub struct Selection {
     pub meshes: bool,
     /// Draw the skeleton over them.
     pub skeleton: bool,
+    /// A clip time the playhead should jump to (set by the check panel, applied and cleared
+    /// by the panels' system, which holds the playback).
+    pub seek: Option<f32>,
+    /// Draw inactive GameObjects and disabled renderers too (Unity does not: hitboxes,
+    /// helpers).
+    pub show_inactive: bool,
     /// Set when the scene must be rebuilt.
     pub dirty: bool,
 }
@@ -64,6 +70,8 @@ impl Default for Selection {
             goals: true,
             body: true,
             meshes: true,
+            show_inactive: false,
+            seek: None,
             skeleton: true,
             dirty: false,
         }
@@ -162,7 +170,13 @@ pub fn rebuild_scene(
         .first()
         .map(|t| t.curves.clone())
         .unwrap_or_default();
-    let report = crate::check::check_clip(data, Some(&rig.skeleton), &rig.names);
+    let report = crate::check::check_clip_on(
+        data,
+        Some(&rig.skeleton),
+        rig.humanoid.as_deref(),
+        &rig.names,
+        &crate::check::Thresholds::default(),
+    );
     *scene = SceneState {
         report: Some(report),
         root: Some(root),

@@ -7,6 +7,8 @@
 //! file, so memory is bounded by the files in flight, not by the folder. References between
 //! files are resolved once every file is in.
 
+#[cfg(test)]
+mod activity_tests;
 mod extract;
 mod hierarchy;
 mod merge;

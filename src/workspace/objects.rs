@@ -184,7 +184,7 @@ pub(super) fn read_controller(
 pub(super) fn read_rigs(
     file: &SerializedFile,
     location: &str,
-    options: &OpenOptions,
+    _options: &OpenOptions,
     warnings: &mut Vec<String>,
 ) -> Vec<Found<RigDraft>> {
     let classes = [class::ANIMATOR, class::ANIMATION];
@@ -193,11 +193,8 @@ pub(super) fn read_rigs(
     }
     let mut problems = Vec::new();
     let hierarchy = Hierarchy::read(file, &mut problems);
-    let renderers = if options.summaries {
-        renderer::Renderers::default()
-    } else {
-        renderer::read_all(file, &mut problems)
-    };
+    // Renderers are read in summaries too (they are small): `list` reports them.
+    let renderers = renderer::read_all(file, &mut problems);
     warnings.extend(problems.into_iter().map(|p| format!("{location}: {p}")));
     let with_renderers = |mut draft: RigDraft| {
         if let Some(skeleton) = &draft.skeleton {

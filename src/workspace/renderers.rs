@@ -66,6 +66,9 @@ impl Builder {
             },
             joint: r.joint,
             enabled: r.enabled,
+            active: r.active.0,
+            active_in_hierarchy: r.active.1.is_empty(),
+            inactive_joints: r.active.1,
             kind,
             mesh,
             materials: r

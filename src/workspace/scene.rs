@@ -136,7 +136,16 @@ pub struct RendererEntry {
     pub at: ObjectRef,
     /// The joint whose GameObject holds it.
     pub joint: usize,
+    /// The renderer's own `m_Enabled`.
     pub enabled: bool,
+    /// Its GameObject's own `m_IsActive`.
+    pub active: bool,
+    /// Its GameObject is active in the hierarchy: its own `m_IsActive` and that of every
+    /// ancestor up to the rig's root.
+    pub active_in_hierarchy: bool,
+    /// The joints (its own and its ancestors') whose GameObject is inactive: hiding those
+    /// (not the renderer) lets a clip's `m_IsActive` curve show it again.
+    pub inactive_joints: Vec<usize>,
     pub kind: RendererKind,
     pub mesh: MeshSource,
     /// Material `i` draws sub-mesh `submeshes.submesh_of(i)`; `None` where not loaded.
@@ -144,11 +153,21 @@ pub struct RendererEntry {
     pub submeshes: SubMeshRange,
 }
 
+impl RendererEntry {
+    /// Whether Unity draws it at rest: enabled, on a GameObject active in the hierarchy. A
+    /// clip animating `m_IsActive` or `m_Enabled` can still show it.
+    pub fn drawn(&self) -> bool {
+        self.enabled && self.active_in_hierarchy
+    }
+}
+
 /// A renderer before its references to other objects are resolved.
 pub(super) struct RendererDraft {
     pub path_id: i64,
     pub joint: usize,
     pub enabled: bool,
+    /// Own `m_IsActive`, and the inactive joints on its chain to the root.
+    pub active: (bool, Vec<usize>),
     pub kind: DraftKind,
     pub mesh: PPtr,
     pub materials: Vec<PPtr>,
@@ -306,6 +325,7 @@ pub(super) fn rig_renderers(
             .then(|| joint_of.get(&p.path_id()).copied())
             .flatten()
     };
+    let active = joint_activity(hierarchy, skeleton);
     let mut out = Vec::new();
     for r in &renderers.skinned {
         let Some(joint) = on_joint(r.game_object) else {
@@ -315,6 +335,7 @@ pub(super) fn rig_renderers(
             path_id: r.path_id,
             joint,
             enabled: r.enabled,
+            active: (active[joint].0, inactive_chain(skeleton, &active, joint)),
             kind: DraftKind::Skinned {
                 bones: r.bones.iter().map(bone).collect(),
                 root_bone: r.root_bone.as_ref().and_then(bone),
@@ -334,6 +355,7 @@ pub(super) fn rig_renderers(
             path_id: r.path_id,
             joint,
             enabled: r.enabled,
+            active: (active[joint].0, inactive_chain(skeleton, &active, joint)),
             kind: DraftKind::Rigid,
             mesh: r.mesh,
             materials: r.materials.clone(),
@@ -348,6 +370,7 @@ pub(super) fn rig_renderers(
             path_id: r.path_id,
             joint,
             enabled: r.enabled,
+            active: (active[joint].0, inactive_chain(skeleton, &active, joint)),
             kind: DraftKind::Sprite {
                 sprite: r.sprite,
                 color: r.color,
@@ -357,6 +380,49 @@ pub(super) fn rig_renderers(
             materials: Vec::new(),
             submeshes: SubMeshRange::default(),
         });
+    }
+    out
+}
+
+/// Each joint's (own `m_IsActive`, active in the hierarchy up to the rig's root). A
+/// GameObject without the flag (or not found) counts as active.
+pub(super) fn joint_activity(hierarchy: &Hierarchy, skeleton: &Skeleton) -> Vec<(bool, bool)> {
+    let own = |transform: i64| {
+        hierarchy
+            .transforms
+            .get(&transform)
+            .and_then(|t| (t.m_GameObject.file_id() == 0).then(|| t.m_GameObject.path_id()))
+            .and_then(|go| hierarchy.game_objects.get(&go))
+            .and_then(|go| go.m_IsActive)
+            .is_none_or(|a| a.flag())
+    };
+    let mut out: Vec<(bool, bool)> = Vec::with_capacity(skeleton.joints.len());
+    for joint in &skeleton.joints {
+        let active = own(joint.transform_id);
+        let parent = joint
+            .parent
+            .and_then(|p| out.get(p))
+            .is_none_or(|&(_, in_hierarchy)| in_hierarchy);
+        out.push((active, active && parent));
+    }
+    out
+}
+
+/// The joints from `joint` up to the root whose own `m_IsActive` is off.
+fn inactive_chain(skeleton: &Skeleton, activity: &[(bool, bool)], joint: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut at = Some(joint);
+    // Parents come before children, so the chain ends within the joint count.
+    for _ in 0..skeleton.joints.len() {
+        let Some(j) = at else { break };
+        if activity.get(j).is_some_and(|a| !a.0) {
+            out.push(j);
+        }
+        at = skeleton
+            .joints
+            .get(j)
+            .and_then(|x| x.parent)
+            .filter(|&p| p < j);
     }
     out
 }

@@ -42,6 +42,8 @@ pub struct BuiltRenderer {
     /// The joint whose GameObject holds the renderer.
     pub joint: usize,
     pub enabled: bool,
+    /// The inactive joints on its chain to the root ([`super::ModelRenderer`]).
+    pub inactive_joints: Vec<usize>,
     /// One per drawn sub-mesh (a sprite renderer: its current sprite's quad).
     pub parts: Vec<BuiltPart>,
     pub skin: Option<BuiltSkin>,
@@ -129,6 +131,7 @@ impl Builder<'_, '_> {
         let mut out = BuiltRenderer {
             joint: r.joint,
             enabled: r.enabled,
+            inactive_joints: r.inactive_joints.clone(),
             parts: Vec::new(),
             skin: None,
             morphs: None,

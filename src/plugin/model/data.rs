@@ -48,6 +48,10 @@ pub struct ModelRenderer {
     /// The joint whose GameObject holds it.
     pub joint: usize,
     pub enabled: bool,
+    /// The joints (its own and its ancestors') whose GameObject is inactive in the file:
+    /// spawned hidden, so that nothing under them draws until a clip's `m_IsActive` shows
+    /// them.
+    pub inactive_joints: Vec<usize>,
     pub kind: RendererKind,
     /// The decoded (or generated built-in) mesh; `None` for sprites and missing meshes.
     pub mesh: Option<Arc<MeshData>>,
@@ -229,6 +233,7 @@ fn model_renderer(
         at: r.at,
         joint: r.joint,
         enabled: r.enabled,
+        inactive_joints: r.inactive_joints.clone(),
         kind: r.kind.clone(),
         mesh,
         parts,

@@ -39,7 +39,9 @@ pub use root::{
     ModelRootState, UnityModelInstance, UnityModelReady, UnityModelRoot, UnityPlayerWarning,
     spawn_model_roots,
 };
-pub use spawn::{ModelMesh, SpriteSwap, spawn_built_model, spawn_model, spawn_renderers};
+pub use spawn::{
+    InactiveObject, ModelMesh, SpriteSwap, spawn_built_model, spawn_model, spawn_renderers,
+};
 pub use systems::{apply_blend_shape_frames, sprite_keys, swap_sprites};
 
 use crate::workspace::{ObjectRef, RigEntry, Workspace};

@@ -23,6 +23,12 @@ pub struct ModelMesh {
     pub enabled: bool,
 }
 
+/// On a joint whose GameObject is inactive in the file: spawned with [`Visibility::Hidden`]
+/// (Unity does not draw it or anything under it), which a clip's `m_IsActive` curve or a
+/// viewer's "show inactive objects" can turn back to [`Visibility::Inherited`].
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InactiveObject;
+
 /// On a sprite renderer's quad: the sprites it can show, swapped by its joint's sprite curve
 /// through the rig root's [`super::ClipObjects`].
 #[derive(Component, Clone, Debug)]
@@ -65,6 +71,13 @@ pub fn spawn_renderers(commands: &mut Commands, model: &BuiltModel, root: Entity
         let Some(joints) = world.get::<RigRoot>(root).map(|r| r.joints.clone()) else {
             return;
         };
+        for &j in renderers.iter().flat_map(|r| &r.inactive_joints) {
+            if let Some(&joint) = joints.get(j) {
+                world
+                    .entity_mut(joint)
+                    .insert((Visibility::Hidden, InactiveObject));
+            }
+        }
         for (index, r) in renderers.iter().enumerate() {
             if let Some(&joint) = joints.get(r.joint) {
                 spawn_renderer(world, r, index, root, joint, &joints);

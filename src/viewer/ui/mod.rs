@@ -38,6 +38,10 @@ pub fn panels(
     });
     let playback = scene.root.and_then(|r| playbacks.get_mut(r).ok());
     if let (Some(mut playback), Some(clip)) = (playback, scene.clip.as_ref()) {
+        if let Some(t) = selection.seek.take() {
+            playback.playhead.seek(t);
+            playback.playhead.paused = true;
+        }
         egui::Panel::bottom("timeline")
             .resizable(true)
             .default_size(260.0)

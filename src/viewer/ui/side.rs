@@ -87,6 +87,8 @@ pub fn rig_panel(
         ui.checkbox(&mut selection.meshes, "meshes");
         ui.checkbox(&mut selection.skeleton, "skeleton");
     });
+    ui.checkbox(&mut selection.show_inactive, "show inactive objects")
+        .on_hover_text("inactive GameObjects and disabled renderers, which Unity does not draw");
     if scene.humanoid.is_some() {
         ui.horizontal(|ui| {
             ui.label("humanoid:");
@@ -116,7 +118,7 @@ pub fn rig_panel(
     clip_facts(ui, clip);
     if let Some(report) = &scene.report {
         ui.separator();
-        check_view(ui, report, selection);
+        check_view(ui, report, skeleton, clip, selection);
     }
 }
 
@@ -158,12 +160,20 @@ fn rig_list(ui: &mut egui::Ui, library: &Library, scene: &SceneState, selection:
     }
 }
 
-/// The clip's check report: seams, steps, non-finite values, binding problems. Clicking a
-/// curve plots it.
-fn check_view(ui: &mut egui::Ui, report: &crate::check::ClipReport, selection: &mut Selection) {
-    let title = match report.problems {
-        0 => "Check: no problems".to_string(),
-        n => format!("Check: {n} problems"),
+/// The clip's check report: problems first (seams and steps above the thresholds,
+/// non-finite values, binding problems), then the notes folded. Clicking a seam or step
+/// jumps the playhead to it, selects its joint and plots its curve.
+fn check_view(
+    ui: &mut egui::Ui,
+    report: &crate::check::ClipReport,
+    skeleton: &Skeleton,
+    clip: &ClipData,
+    selection: &mut Selection,
+) {
+    use crate::check::Severity;
+    let title = match (report.problems, report.notes) {
+        (0, 0) => "Check: no problems".to_string(),
+        (p, n) => format!("Check: {p} problems, {n} notes"),
     };
     egui::CollapsingHeader::new(title)
         .id_salt("check")
@@ -172,31 +182,19 @@ fn check_view(ui: &mut egui::Ui, report: &crate::check::ClipReport, selection: &
                 .id_salt("check-scroll")
                 .max_height(220.0)
                 .show(ui, |ui| {
-                    for s in &report.seams {
-                        let text = format!(
-                            "seam {:?}: {} [{}] value {:+.4}, slope {:+.4}",
-                            s.seam, s.binding, s.component, s.value_jump, s.slope_jump
-                        );
-                        if ui.selectable_label(false, text).clicked() {
-                            selection.tracks = vec![s.curve];
-                        }
-                    }
-                    for st in &report.steps {
-                        let times: Vec<String> =
-                            st.times.iter().take(6).map(|t| format!("{t:.3}")).collect();
-                        let text = format!(
-                            "steps: {} [{}] at {}",
-                            st.binding,
-                            st.component,
-                            times.join(", ")
-                        );
-                        if ui.selectable_label(false, text).clicked() {
-                            selection.tracks = vec![st.curve];
-                        }
-                    }
+                    let red = egui::Color32::LIGHT_RED;
+                    check_entries(
+                        ui,
+                        report,
+                        Severity::Problem,
+                        Some(red),
+                        skeleton,
+                        clip,
+                        selection,
+                    );
                     for n in &report.non_finite {
                         ui.colored_label(
-                            egui::Color32::LIGHT_RED,
+                            red,
                             format!(
                                 "{} [{}]: {} non-finite ({})",
                                 n.binding, n.component, n.count, n.value
@@ -205,7 +203,7 @@ fn check_view(ui: &mut egui::Ui, report: &crate::check::ClipReport, selection: &
                     }
                     if report.keys_past_curve_count > 0 {
                         ui.colored_label(
-                            egui::Color32::LIGHT_RED,
+                            red,
                             format!("{} keys past the curve count", report.keys_past_curve_count),
                         );
                     }
@@ -215,8 +213,103 @@ fn check_view(ui: &mut egui::Ui, report: &crate::check::ClipReport, selection: &
                             format!("duplicate binding ×{}: {}", d.count, d.binding),
                         );
                     }
+                    if report.notes > 0 {
+                        egui::CollapsingHeader::new(format!("{} notes", report.notes))
+                            .id_salt("check-notes")
+                            .default_open(false)
+                            .show(ui, |ui| {
+                                check_entries(
+                                    ui,
+                                    report,
+                                    Severity::Note,
+                                    None,
+                                    skeleton,
+                                    clip,
+                                    selection,
+                                );
+                            });
+                    }
                 });
         });
+}
+
+/// The seams and steps of one severity, each a button to its time and joint.
+fn check_entries(
+    ui: &mut egui::Ui,
+    report: &crate::check::ClipReport,
+    severity: crate::check::Severity,
+    colour: Option<egui::Color32>,
+    skeleton: &Skeleton,
+    clip: &ClipData,
+    selection: &mut Selection,
+) {
+    let label = |text: String| match colour {
+        Some(c) => egui::RichText::new(text).color(c),
+        None => egui::RichText::new(text),
+    };
+    for s in report.seams.iter().filter(|s| s.severity == severity) {
+        let at = match s.seam {
+            crate::check::Seam::PingPongStart => clip.start,
+            _ => clip.stop,
+        };
+        let text = format!(
+            "seam {:?}: {} jumps {}",
+            s.seam,
+            s.binding,
+            jump_text(s.measure, s.jump, s.slope_jump)
+        );
+        if ui.selectable_label(false, label(text)).clicked() {
+            go_to(selection, skeleton, clip, &s.joint, s.curve, at);
+        }
+    }
+    for st in report.steps.iter().filter(|s| s.severity == severity) {
+        let text = format!(
+            "step at {:.3} s: {} jumps {}",
+            st.at,
+            st.binding,
+            jump_text(st.measure, st.jump, st.slope_jump)
+        );
+        if ui.selectable_label(false, label(text)).clicked() {
+            go_to(selection, skeleton, clip, &st.joint, st.curve, st.at);
+        }
+    }
+}
+
+/// Jumps the playhead to `t` (just inside the clip), selects the joint named `joint` (a path;
+/// float curves name their binding, whose path part is tried) and plots `curve`.
+fn go_to(
+    selection: &mut Selection,
+    skeleton: &Skeleton,
+    clip: &ClipData,
+    joint: &str,
+    curve: usize,
+    t: f32,
+) {
+    let path = joint.split(": ").next().unwrap_or(joint);
+    let path = if path == "(root)" { "" } else { path };
+    if let Some(j) = skeleton.joints.iter().position(|j| j.path == path) {
+        selection.joint = Some(j);
+    }
+    selection.tracks = clip
+        .tracks
+        .iter()
+        .find(|track| track.curves.contains(&curve))
+        .map_or_else(|| vec![curve], |track| track.curves.clone());
+    selection.seek = Some(t.clamp(clip.start, clip.stop));
+}
+
+/// A measured jump in its unit.
+fn jump_text(measure: crate::check::Measure, jump: f32, slope: f32) -> String {
+    use crate::check::Measure;
+    match measure {
+        Measure::Rotation => format!("{jump:.2}° (slope {slope:.0}°/s)"),
+        Measure::Position => format!(
+            "{:.2}% of the rig (slope {:.0}%/s)",
+            jump * 100.0,
+            slope * 100.0
+        ),
+        _ => format!("{:.2}% (slope {:.0}%/s)", jump * 100.0, slope * 100.0),
+    }
 }
 
 fn joint_tree(ui: &mut egui::Ui, skeleton: &Skeleton, index: usize, selection: &mut Selection) {
