@@ -3,9 +3,9 @@
 
 mod animate;
 mod check;
-mod export;
-mod diff;
 mod controller;
+mod diff;
+mod export;
 mod list;
 mod pose;
 mod progress;
