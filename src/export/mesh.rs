@@ -68,6 +68,21 @@ pub fn add_meshes(
     let mut materials = Materials::default();
     let mut used = vec![false; joints];
     for r in renderers {
+        if !r.drawn() {
+            // Unity does not draw it at rest (an inactive GameObject or a disabled renderer:
+            // hitboxes, helpers); glTF has no activity to turn it on later.
+            warnings.push(format!(
+                "renderer {} on joint {}: not drawn at rest ({}), left out",
+                r.at.path_id,
+                r.joint,
+                if r.enabled {
+                    "its GameObject is inactive"
+                } else {
+                    "the renderer is disabled"
+                }
+            ));
+            continue;
+        }
         if matches!(r.kind, RendererKind::Sprite { .. }) {
             warnings.push(format!("renderer {}: sprites are left out", r.at.path_id));
             continue;

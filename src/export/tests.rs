@@ -484,6 +484,41 @@ fn the_character_validates_with_its_skin_morph_targets_and_texture() {
 }
 
 #[test]
+fn renderers_unity_does_not_draw_are_left_out_and_reported() {
+    for (enabled, active_in_hierarchy, why) in [
+        (false, true, "the renderer is disabled"),
+        (true, false, "its GameObject is inactive"),
+    ] {
+        let mut ws = workspace();
+        let r = &mut ws.rigs[0].renderers[0];
+        r.enabled = enabled;
+        r.active_in_hierarchy = active_in_hierarchy;
+        let data = clip();
+        let out = export(
+            &ws,
+            &ExportRig::of(&ws.rigs[0]),
+            &[ExportClip {
+                at: at(40),
+                clip: &data,
+            }],
+            &ExportOptions::default(),
+        )
+        .expect("exports");
+        let (gltf, _) = read_back(&out.glb);
+        assert_eq!(gltf.meshes().count(), 0, "{why}");
+        assert!(out.report.meshes.is_empty());
+        assert!(
+            out.report
+                .warnings
+                .iter()
+                .any(|w| w.contains("not drawn at rest") && w.contains(why)),
+            "{:?}",
+            out.report.warnings
+        );
+    }
+}
+
+#[test]
 fn activity_curves_are_dropped_and_listed() {
     let (_, out) = exported(Mode::Linear);
     let dropped = &out.report.clips[0].dropped;
