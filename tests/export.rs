@@ -3,6 +3,8 @@
 //! clipscope's own evaluation (mirrored into glTF's space) within the report's stated error.
 
 mod common;
+#[path = "support/gltf_validator.rs"]
+mod gltf_validator;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -197,49 +199,8 @@ fn round_trip(
         }
         assert!(checked > 0, "{}: no channel checked", report.name);
     }
-    validator(&exported.glb);
+    gltf_validator::validator(&exported.glb);
     exported
-}
-
-/// Runs Khronos' glTF-Validator (the npm package `gltf-validator`) on the file when node
-/// and the package are installed (`GLTF_VALIDATOR_DIR`: the folder holding its
-/// `node_modules`); says so when it skips.
-fn validator(glb: &[u8]) {
-    let Ok(dir) = std::env::var("GLTF_VALIDATOR_DIR") else {
-        eprintln!(
-            "SKIP glTF-Validator: set GLTF_VALIDATOR_DIR to a folder with node_modules/gltf-validator"
-        );
-        return;
-    };
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let file = std::env::temp_dir().join(format!(
-        "clipscope-export-it-{}-{n}.glb",
-        std::process::id()
-    ));
-    std::fs::write(&file, glb).unwrap();
-    let script = format!(
-        "const v=require('gltf-validator');const fs=require('fs');\
-         v.validateBytes(new Uint8Array(fs.readFileSync({:?}))).then(r=>{{\
-         console.log(JSON.stringify(r.issues.messages.filter(m=>m.severity===0)));\
-         process.exit(r.issues.numErrors>0?3:0)}}).catch(e=>{{console.error(e);process.exit(4)}});",
-        file.display().to_string()
-    );
-    let out = std::process::Command::new("node")
-        .arg("-e")
-        .arg(&script)
-        .current_dir(&dir)
-        .output();
-    let _ = std::fs::remove_file(&file);
-    match out {
-        Ok(o) => assert!(
-            o.status.success(),
-            "glTF-Validator errors: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-        Err(e) => eprintln!("SKIP glTF-Validator: node did not run: {e}"),
-    }
 }
 
 fn print(report: &Report) {
@@ -431,7 +392,7 @@ fn a_clip_without_a_rig_exports_on_stand_in_joints() {
             assert!(node.name().unwrap().starts_with('#'));
         }
     }
-    validator(&out.glb);
+    gltf_validator::validator(&out.glb);
 }
 
 #[test]

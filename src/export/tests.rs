@@ -24,6 +24,9 @@ use crate::workspace::{
     MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererKind, TextureEntry,
 };
 
+#[path = "../../tests/support/gltf_validator.rs"]
+mod gltf_validator;
+
 fn at(path_id: i64) -> ObjectRef {
     ObjectRef { file: 0, path_id }
 }
@@ -376,44 +379,6 @@ fn read_back(glb: &[u8]) -> (gltf::Gltf, Vec<(usize, Path, Keys)>) {
     (gltf, out)
 }
 
-/// Runs Khronos' glTF-Validator (npm `gltf-validator`, in `GLTF_VALIDATOR_DIR/node_modules`)
-/// on the file, when node and the package are there; says so when it skips.
-fn validator(glb: &[u8]) {
-    let Ok(dir) = std::env::var("GLTF_VALIDATOR_DIR") else {
-        eprintln!("SKIP glTF-Validator: GLTF_VALIDATOR_DIR is not set");
-        return;
-    };
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let file = std::env::temp_dir().join(format!(
-        "clipscope-export-unit-{}-{n}.glb",
-        std::process::id()
-    ));
-    std::fs::write(&file, glb).unwrap();
-    let script = format!(
-        "const v=require('gltf-validator');const fs=require('fs');\
-         v.validateBytes(new Uint8Array(fs.readFileSync({:?}))).then(r=>{{\
-         console.log(JSON.stringify(r.issues.messages.filter(m=>m.severity===0)));\
-         process.exit(r.issues.numErrors>0?3:0)}}).catch(e=>{{console.error(e);process.exit(4)}});",
-        file.display().to_string()
-    );
-    let out = std::process::Command::new("node")
-        .arg("-e")
-        .arg(&script)
-        .current_dir(&dir)
-        .output();
-    let _ = std::fs::remove_file(&file);
-    match out {
-        Ok(o) => assert!(
-            o.status.success(),
-            "glTF-Validator errors: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        ),
-        Err(e) => eprintln!("SKIP glTF-Validator: node did not run: {e}"),
-    }
-}
-
 fn exported(mode: Mode) -> (Workspace, Exported) {
     let ws = workspace();
     let data = clip();
@@ -431,7 +396,7 @@ fn exported(mode: Mode) -> (Workspace, Exported) {
         &options,
     )
     .expect("exports");
-    validator(&out.glb);
+    gltf_validator::validator(&out.glb);
     (ws, out)
 }
 
