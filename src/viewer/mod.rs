@@ -2,7 +2,8 @@
 //!
 //! A Bevy app with clipscope's plugin, gizmos for the skeleton (and a humanoid clip's IK
 //! goals and body), an orbit camera and egui panels (files and clips, the rig list and joint
-//! tree, unmatched bindings, the timeline, the curve view and the check report). `clipscope` with no arguments opens it on the built-in demo.
+//! tree, unmatched bindings, the timeline, the curve view and the check report; a clip pinned
+//! as reference is compared with the shown one). `clipscope` with no arguments opens it on the built-in demo.
 
 mod camera;
 mod capture;
@@ -12,6 +13,7 @@ mod input;
 mod load;
 mod markers;
 mod model;
+mod reference;
 mod rigs;
 mod scene;
 mod ui;
@@ -70,6 +72,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .insert_resource(options.clone())
     .init_resource::<scene::Selection>()
     .init_resource::<scene::SceneState>()
+    .init_resource::<reference::ReferenceDiff>()
     .init_resource::<camera::OrbitCamera>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
     .add_systems(PostStartup, camera::no_msaa_on_software)
@@ -79,6 +82,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
             load::poll_loading,
             load::dropped_files,
             scene::rebuild_scene,
+            reference::update_reference_diff,
             scene::humanoid_root_motion,
             input::shortcuts,
             camera::orbit_controls,

@@ -29,6 +29,9 @@ pub struct Library {
 #[derive(Resource, Clone, Debug)]
 pub struct Selection {
     pub clip: Option<ObjectRef>,
+    /// The clip pinned as reference: the curve view draws its curves as ghost lines and the
+    /// track lists show each track's largest difference from it.
+    pub reference: Option<ObjectRef>,
     /// Index of the selected joint in the rig's skeleton.
     pub joint: Option<usize>,
     /// Global curve indices plotted in the curve view.
@@ -61,6 +64,7 @@ impl Default for Selection {
     fn default() -> Self {
         Selection {
             clip: None,
+            reference: None,
             joint: None,
             tracks: Vec::new(),
             filter: String::new(),

@@ -10,6 +10,7 @@ use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
 use super::load::Loading;
+use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
 use crate::plugin::UnityPlayback;
 
@@ -21,6 +22,7 @@ pub fn panels(
     loading: Option<Res<Loading>>,
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
+    reference: Res<ReferenceDiff>,
     mut playbacks: Query<&mut UnityPlayback>,
     mut cameras: Query<&mut Camera, With<Camera3d>>,
     windows: Query<&Window>,
@@ -48,7 +50,7 @@ pub fn panels(
             .show(&mut root, |ui| {
                 timeline::transport(ui, &mut playback.playhead, clip);
                 timeline::ticks_and_keys(ui, &mut playback.playhead, &selection, clip);
-                plot::curve_view(ui, &mut playback.playhead, &selection, clip);
+                plot::curve_view(ui, &mut playback.playhead, &selection, clip, &reference);
             });
     }
     if let Some(library) = library.as_deref() {
@@ -65,7 +67,14 @@ pub fn panels(
         .default_size(300.0)
         .max_size(480.0)
         .show(&mut root, |ui| {
-            side::rig_panel(ui, library.as_deref(), &scene, &mut selection, &playbacks);
+            side::rig_panel(
+                ui,
+                library.as_deref(),
+                &scene,
+                &mut selection,
+                &playbacks,
+                &reference,
+            );
         });
     fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);
     Ok(())

@@ -1,6 +1,7 @@
 //! The curve view: the plotted track's curves from one length before the clip to two after
 //! its start, the part outside the clip drawn as the wrap mode continues it, keys as points,
-//! steps as steps, the playhead; clicking or dragging scrubs.
+//! steps as steps, the playhead; clicking or dragging scrubs. With a reference clip pinned,
+//! each plotted curve's match in the reference is drawn beside it as a faint ghost line.
 
 use bevy_egui::egui;
 use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points, VLine};
@@ -8,6 +9,7 @@ use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points, VLine};
 use crate::clip::ClipData;
 use crate::playhead::Playhead;
 use crate::timeline::{preview_range, wrap_preview};
+use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::scene::Selection;
 
 const COLORS: [egui::Color32; 4] = [
@@ -23,6 +25,7 @@ pub fn curve_view(
     playhead: &mut Playhead,
     selection: &Selection,
     clip: &ClipData,
+    reference: &ReferenceDiff,
 ) {
     let (from, to) = preview_range(clip.start, clip.stop);
     let response = Plot::new("curves")
@@ -56,6 +59,7 @@ pub fn curve_view(
                         .style(style);
                     plot.line(line);
                 }
+                ghost_line(plot, reference, index, &name, color);
                 let keys: Vec<[f64; 2]> = curve
                     .curve
                     .keys()
@@ -85,5 +89,38 @@ pub fn curve_view(
     if let Some(p) = response.inner {
         playhead.seek(p.x as f32);
         playhead.paused = true;
+    }
+}
+
+/// The reference's curve matched with curve `index`, faint, over the reference's own range
+/// and continued by its own wrap mode (dotted outside it).
+fn ghost_line(
+    plot: &mut egui_plot::PlotUi,
+    reference: &ReferenceDiff,
+    index: usize,
+    name: &str,
+    color: egui::Color32,
+) {
+    let (Some(curve), Some((_, clip))) = (reference.reference_curve(index), &reference.reference)
+    else {
+        return;
+    };
+    let ghost = color.gamma_multiply(0.35);
+    let label = match reference.curve(index) {
+        Some(d) => format!("{name} (reference, max Δ {:.4})", d.max_abs),
+        None => format!("{name} (reference)"),
+    };
+    for segment in wrap_preview(&curve.curve, clip.wrap_mode(), clip.start, clip.stop, 400) {
+        let style = if segment.inside {
+            LineStyle::Solid
+        } else {
+            LineStyle::dotted_loose()
+        };
+        plot.line(
+            Line::new(label.clone(), PlotPoints::from(segment.points))
+                .color(ghost)
+                .width(3.0)
+                .style(style),
+        );
     }
 }

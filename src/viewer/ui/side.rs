@@ -1,5 +1,6 @@
 //! Side panels: the files and their clips (filtered by name), and the rig: the rig list, joint
-//! tree, the selected joint's animated properties, unmatched bindings, clip facts.
+//! tree, the selected joint's animated properties, unmatched bindings, clip facts, and the
+//! comparison with a pinned reference clip.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -7,6 +8,7 @@ use bevy_egui::egui;
 use crate::clip::ClipData;
 use crate::plugin::UnityPlayback;
 use crate::rig::Skeleton;
+use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::rigs::rig_workspace;
 use crate::viewer::scene::{Library, SceneState, Selection};
 
@@ -19,6 +21,7 @@ pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Sel
     });
     let filter = selection.filter.to_lowercase();
     let ws = &library.main;
+    pinned_reference(ui, library, selection);
     egui::ScrollArea::vertical()
         .id_salt("clips")
         .show(ui, |ui| {
@@ -45,11 +48,16 @@ pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Sel
                                         clip.wrap_mode(),
                                         clip.length()
                                     );
-                                    if ui.selectable_label(selected, text).clicked() && !selected {
-                                        selection.clip = Some(entry.at);
-                                        selection.joint = None;
-                                        selection.dirty = true;
-                                    }
+                                    ui.horizontal(|ui| {
+                                        pin_button(ui, entry.at, selection);
+                                        if ui.selectable_label(selected, text).clicked()
+                                            && !selected
+                                        {
+                                            selection.clip = Some(entry.at);
+                                            selection.joint = None;
+                                            selection.dirty = true;
+                                        }
+                                    });
                                 }
                                 Err(e) => {
                                     ui.colored_label(
@@ -65,6 +73,44 @@ pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Sel
         });
 }
 
+/// The pinned reference clip, with a button to unpin it.
+fn pinned_reference(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
+    let Some(at) = selection.reference else {
+        ui.weak("pin a clip (◆) to compare the shown one with it");
+        return;
+    };
+    let name = library.main.clip(at).map_or("?", |c| c.name.as_str());
+    let file = library
+        .main
+        .files
+        .get(at.file)
+        .map(|f| f.location())
+        .unwrap_or_default();
+    ui.horizontal(|ui| {
+        ui.label(format!("reference: {name}")).on_hover_text(file);
+        if ui.small_button("unpin").clicked() {
+            selection.reference = None;
+        }
+    });
+}
+
+/// Pins (or unpins) a clip as the reference the shown clip is compared with.
+fn pin_button(ui: &mut egui::Ui, at: crate::workspace::ObjectRef, selection: &mut Selection) {
+    let pinned = selection.reference == Some(at);
+    let (symbol, hover) = if pinned {
+        ("◆", "the reference: click to unpin")
+    } else {
+        ("◇", "pin as reference: the shown clip is compared with it")
+    };
+    if ui
+        .selectable_label(pinned, symbol)
+        .on_hover_text(hover)
+        .clicked()
+    {
+        selection.reference = if pinned { None } else { Some(at) };
+    }
+}
+
 /// The rig panel.
 pub fn rig_panel(
     ui: &mut egui::Ui,
@@ -72,6 +118,7 @@ pub fn rig_panel(
     scene: &SceneState,
     selection: &mut Selection,
     playbacks: &Query<&mut UnityPlayback>,
+    reference: &ReferenceDiff,
 ) {
     let (Some(skeleton), Some(clip)) = (&scene.skeleton, &scene.clip) else {
         ui.label("no clip selected");
@@ -110,7 +157,11 @@ pub fn rig_panel(
         });
     ui.separator();
     if let Some(index) = selection.joint.filter(|&i| i < skeleton.joints.len()) {
-        joint_properties(ui, skeleton, index, clip, t, selection);
+        joint_properties(ui, skeleton, index, clip, t, selection, reference);
+    }
+    if reference.diff.is_some() {
+        ui.separator();
+        reference_view(ui, clip, reference, selection);
     }
     ui.separator();
     unmatched(ui, scene);
@@ -351,6 +402,7 @@ fn joint_properties(
     clip: &ClipData,
     t: f32,
     selection: &mut Selection,
+    reference: &ReferenceDiff,
 ) {
     let joint = &skeleton.joints[index];
     ui.label(format!(
@@ -373,7 +425,10 @@ fn joint_properties(
             .map(|&i| format!("{:.4}", clip.curves[i].curve.sample(t)))
             .collect();
         let plotted = selection.tracks == track.curves;
-        let text = format!("{}  [{}]", binding.describe(), values.join(", "));
+        let mut text = format!("{}  [{}]", binding.describe(), values.join(", "));
+        if let Some(d) = reference.track(track) {
+            text.push_str(&format!("  {d}"));
+        }
         if ui
             .selectable_label(plotted, text)
             .on_hover_text("plot this track")
@@ -428,4 +483,59 @@ fn clip_facts(ui: &mut egui::Ui, clip: &ClipData) {
     for w in &clip.warnings {
         ui.colored_label(egui::Color32::YELLOW, w);
     }
+}
+
+/// Every track of the shown clip with its largest difference from the reference, largest
+/// first; clicking one plots it (with the reference's ghost line).
+fn reference_view(
+    ui: &mut egui::Ui,
+    clip: &ClipData,
+    reference: &ReferenceDiff,
+    selection: &mut Selection,
+) {
+    let (Some(diff), Some((_, other))) = (&reference.diff, &reference.reference) else {
+        return;
+    };
+    let heading = format!(
+        "against {}: max Δ {:.4}, {} curves only here, {} only there",
+        other.name,
+        diff.max_abs,
+        diff.only_in_a.len(),
+        diff.only_in_b.len()
+    );
+    egui::CollapsingHeader::new(heading)
+        .id_salt("reference")
+        .show(ui, |ui| {
+            for f in &diff.facts {
+                ui.label(format!("{}: {:?} vs {:?}", f.what, f.a, f.b));
+            }
+            let mut tracks: Vec<_> = clip
+                .tracks
+                .iter()
+                .map(|t| (t, reference.track(t)))
+                .collect();
+            let rank = |d: &Option<crate::viewer::reference::TrackDifference>| match d {
+                Some(crate::viewer::reference::TrackDifference::Matched { max_abs, .. }) => {
+                    *max_abs
+                }
+                _ => f64::INFINITY,
+            };
+            tracks.sort_by(|x, y| rank(&y.1).total_cmp(&rank(&x.1)));
+            egui::ScrollArea::vertical()
+                .id_salt("reference tracks")
+                .max_height(200.0)
+                .show(ui, |ui| {
+                    for (track, d) in tracks {
+                        let text = format!(
+                            "{}  {}",
+                            clip.bindings[track.binding].describe(),
+                            d.map(|d| d.to_string()).unwrap_or_default()
+                        );
+                        let plotted = selection.tracks == track.curves;
+                        if ui.selectable_label(plotted, text).clicked() {
+                            selection.tracks = track.curves.clone();
+                        }
+                    }
+                });
+        });
 }
