@@ -14,35 +14,10 @@ use super::classes::clip::OffsetPtr;
 use super::classes::{Vec3, Vec4, Xform};
 use super::spec::UnityTarget;
 
-/// A local transform: translation, rotation (x, y, z, w), scale.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct XformSpec {
-    pub t: [f32; 3],
-    pub q: [f32; 4],
-    pub s: [f32; 3],
-}
-
-impl XformSpec {
-    pub const IDENTITY: XformSpec = XformSpec {
-        t: [0.0; 3],
-        q: [0.0, 0.0, 0.0, 1.0],
-        s: [1.0; 3],
-    };
-}
-
-/// One human bone's joint frame and limits (`Axes`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AxesSpec {
-    pub pre_q: [f32; 4],
-    pub post_q: [f32; 4],
-    pub sgn: [f32; 3],
-    /// Radians.
-    pub min: [f32; 3],
-    pub max: [f32; 3],
-    pub length: f32,
-    /// 1 (ZYRoll) on every avatar seen.
-    pub kind: u32,
-}
+/// A local transform and a human bone's frame and limits: the decoder's own types
+/// ([`crate::avatar::Xform`], [`crate::avatar::Axes`]), so a fixture is written from what
+/// the decoder reads back.
+pub use crate::avatar::{Axes as AxesSpec, Xform as XformSpec};
 
 /// A skeleton: nodes parents first, as (parent index or -1, axes index or -1), with the
 /// path hash (`m_ID`) of each node.

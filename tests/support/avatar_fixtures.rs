@@ -16,8 +16,8 @@
 use std::collections::BTreeMap;
 
 use clipscope::authoring::{
-    AvatarSpec, AxesSpec, Bundle, HumanSpec, Joint, RigComponent, RigSpec, SkeletonSpec,
-    UnityTarget, XformSpec, write_bundle,
+    AvatarSpec, Bundle, HumanSpec, Joint, RigComponent, RigSpec, SkeletonSpec, UnityTarget,
+    XformSpec, write_bundle,
 };
 use clipscope::avatar::{AvatarData, HumanBone, Xform, body_slot};
 use clipscope::humanoid::math::{Q, Trs, V3};
@@ -252,10 +252,7 @@ fn avatar_spec(
 ) -> AvatarSpec {
     let node_of: BTreeMap<usize, usize> = order.iter().enumerate().map(|(i, &j)| (j, i)).collect();
     let ids: Vec<u32> = order.iter().map(|&j| path_hash(&paths[j])).collect();
-    let poses: Vec<XformSpec> = order
-        .iter()
-        .map(|&j| spec_x(&trs_xform(&tree[j].rest)))
-        .collect();
+    let poses: Vec<XformSpec> = order.iter().map(|&j| trs_xform(&tree[j].rest)).collect();
     let h = &source.human;
     let human_to_avatar: Vec<i32> = human_joint.iter().map(|j| node_of[j] as i32).collect();
     let mut avatar_to_human = vec![-1; order.len()];
@@ -276,7 +273,7 @@ fn avatar_spec(
         skeleton_pose: poses.clone(),
         default_pose: poses,
         human: HumanSpec {
-            root_x: spec_x(&h.root_x),
+            root_x: h.root_x,
             skeleton: SkeletonSpec {
                 nodes: h
                     .skeleton
@@ -285,22 +282,9 @@ fn avatar_spec(
                     .map(|n| (index(n.parent), index(n.axes)))
                     .collect(),
                 ids: human_joint.iter().map(|&j| path_hash(&paths[j])).collect(),
-                axes: h
-                    .skeleton
-                    .axes
-                    .iter()
-                    .map(|a| AxesSpec {
-                        pre_q: a.pre_q,
-                        post_q: a.post_q,
-                        sgn: a.sgn,
-                        min: a.min,
-                        max: a.max,
-                        length: a.length,
-                        kind: a.kind,
-                    })
-                    .collect(),
+                axes: h.skeleton.axes.clone(),
             },
-            skeleton_pose: tpose.iter().map(spec_x).collect(),
+            skeleton_pose: tpose.to_vec(),
             left_hand: h.hands[0].iter().map(|&o| index(o)).collect(),
             right_hand: h.hands[1].iter().map(|&o| index(o)).collect(),
             bone_index: h.body.iter().map(|&o| index(o)).collect(),
@@ -344,13 +328,5 @@ fn trs_xform(x: &Trs) -> Xform {
         t: x.t.to_f32(),
         q: x.q.to_f32(),
         s: x.s.to_f32(),
-    }
-}
-
-fn spec_x(x: &Xform) -> XformSpec {
-    XformSpec {
-        t: x.t,
-        q: x.q,
-        s: x.s,
     }
 }
