@@ -48,6 +48,8 @@ struct Shot {
     rgb: Vec<u8>,
     /// Each joint's name, pixel position and world position.
     joints: Vec<serde_json::Value>,
+    /// The whole sidecar: the shown clip and the pinned reference too.
+    sidecar: serde_json::Value,
 }
 
 impl Shot {
@@ -145,6 +147,7 @@ fn shoot(name: &str, args: &[&std::ffi::OsStr]) -> Option<Shot> {
         height,
         rgb,
         joints,
+        sidecar,
     })
 }
 
@@ -364,4 +367,55 @@ fn a_rig_with_a_socket_ten_kilometres_away_is_framed_by_its_body() {
         figure * 10 >= view,
         "the figure spans {figure} of {view} pixels"
     );
+}
+
+/// `view Floss.anim BUNDLE --clip Floss --reference Floss` shows the text clip with its build
+/// pinned as the reference, compared exactly as `clipscope diff` compares them.
+#[test]
+fn the_build_pinned_as_reference_is_compared_with_the_text_clip() {
+    let (Some(text), Some(bundle)) = (
+        common::data("yaml/plateupemotesapi/Floss.anim"),
+        common::data("binary/wetboys_plateupemotesapi/moisture_animationreplacements"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[text.clone(), bundle.clone()]);
+    let floss: Vec<_> = ws.clips.iter().filter(|c| c.name == "Floss").collect();
+    assert_eq!(floss.len(), 2);
+    let data = |n: usize| floss[n].data.as_ref().unwrap();
+    let want = clipscope::diff::diff_clips(data(0), data(1));
+    let mut args = vec![text.as_os_str(), bundle.as_os_str()];
+    args.extend(
+        [
+            "--clip",
+            "Floss",
+            "--reference",
+            "Floss",
+            "--at",
+            "0.5",
+            "--no-mesh",
+        ]
+        .map(std::ffi::OsStr::new),
+    );
+    let Some(shot) = shoot("reference", &args) else {
+        return;
+    };
+    let (shown, pinned) = (&shot.sidecar["clip"], &shot.sidecar["reference"]);
+    assert_eq!(shown["name"], "Floss");
+    assert!(
+        shown["file"].as_str().unwrap().ends_with("Floss.anim"),
+        "{shown}"
+    );
+    assert_eq!(pinned["clip"]["name"], "Floss");
+    assert!(
+        pinned["clip"]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("moisture_animationreplacements")
+    );
+    assert_eq!(pinned["curves"], want.curves.len());
+    assert_eq!(pinned["only_in_shown"], 0);
+    assert_eq!(pinned["only_in_reference"], 0);
+    assert_eq!(pinned["max_abs"].as_f64().unwrap(), want.max_abs);
+    assert!(want.max_abs > 0.0);
 }

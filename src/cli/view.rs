@@ -15,6 +15,12 @@ pub struct ViewArgs {
     /// Clip to show first.
     #[arg(long)]
     clip: Option<String>,
+    /// Pin a clip as the reference the shown clip is compared with (ghost lines in the curve
+    /// view, each track's largest difference): the first clip of that name other than the
+    /// shown one, in any opened file, so `view Floss.anim game.bundle --clip Floss --reference
+    /// Floss` compares the text clip with its build.
+    #[arg(long, value_name = "NAME")]
+    reference: Option<String>,
     /// A file or folder whose rig the clips play on (matched by path hash).
     #[arg(long)]
     rig: Option<PathBuf>,
@@ -43,6 +49,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
     let options = ViewerOptions {
         paths: args.paths.clone(),
         clip: args.clip.clone(),
+        reference: args.reference.clone(),
         rig: args.rig.clone(),
         at: args.at,
         screenshot: args.screenshot.clone(),

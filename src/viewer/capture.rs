@@ -1,19 +1,21 @@
 //! `clipscope view … --screenshot out.png`: render until the pipelines are ready, save one
 //! frame, write where each joint lands on screen next to it (`out.png.joints.json`, for tests
-//! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space), and
-//! exit.
+//! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space; the
+//! shown clip; the pinned reference with its comparison's summary), and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
 use super::ViewerOptions;
-use super::scene::SceneState;
+use super::reference::ReferenceDiff;
+use super::scene::{Library, SceneState, Selection};
 use crate::plugin::RigJoint;
 
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
 pub const WARMUP_FRAMES: u32 = 120;
 
 /// Requests the screenshot once the scene has been shown long enough.
+#[allow(clippy::too_many_arguments)]
 pub fn capture_when_ready(
     mut commands: Commands,
     options: Res<ViewerOptions>,
@@ -22,6 +24,7 @@ pub fn capture_when_ready(
     cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
     joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
     windows: Query<&Window>,
+    shown: (Res<Selection>, Option<Res<Library>>, Res<ReferenceDiff>),
 ) {
     let Some(path) = options.screenshot.clone() else {
         return;
@@ -57,7 +60,13 @@ pub fn capture_when_ready(
             view.max.x * scale,
             view.max.y * scale,
         ];
-        let json = serde_json::json!({ "view": rect, "joints": projected });
+        let (selection, library, reference) = shown;
+        let json = serde_json::json!({
+            "view": rect,
+            "joints": projected,
+            "clip": clip_json(library.as_deref(), selection.clip),
+            "reference": reference_json(library.as_deref(), &reference),
+        });
         if let Err(e) = std::fs::write(&sidecar, json.to_string()) {
             error!("could not write {sidecar}: {e}");
         }
@@ -70,4 +79,35 @@ pub fn capture_when_ready(
                 exit.write(AppExit::Success);
             },
         );
+}
+
+/// The shown clip: `{"name", "file", "path_id"}`, or null.
+fn clip_json(
+    library: Option<&Library>,
+    at: Option<crate::workspace::ObjectRef>,
+) -> serde_json::Value {
+    let Some(entry) = library.zip(at).and_then(|(l, at)| l.main.clip(at)) else {
+        return serde_json::Value::Null;
+    };
+    let file = library.and_then(|l| l.main.files.get(entry.at.file));
+    serde_json::json!({
+        "name": entry.name,
+        "file": file.map(|f| f.source.display().to_string()),
+        "path_id": entry.at.path_id,
+    })
+}
+
+/// The pinned reference and the comparison the viewer shows: `{"clip": {..}, "curves",
+/// "only_in_shown", "only_in_reference", "max_abs"}`, or null when none is pinned.
+fn reference_json(library: Option<&Library>, reference: &ReferenceDiff) -> serde_json::Value {
+    let (Some((at, _)), Some(diff)) = (&reference.reference, &reference.diff) else {
+        return serde_json::Value::Null;
+    };
+    serde_json::json!({
+        "clip": clip_json(library, Some(*at)),
+        "curves": diff.curves.len(),
+        "only_in_shown": diff.only_in_a.len(),
+        "only_in_reference": diff.only_in_b.len(),
+        "max_abs": diff.max_abs,
+    })
 }

@@ -112,6 +112,13 @@ pub fn poll_loading(
         rig: rig.map(Arc::new),
     };
     selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
+    selection.reference = options.reference.as_deref().and_then(|name| {
+        let found = super::scene::initial_reference(&library.main, name, selection.clip);
+        if found.is_none() {
+            warn!("--reference {name}: no other decoded clip has that name; nothing is pinned");
+        }
+        found
+    });
     selection.joint = None;
     selection.rig = None;
     selection.dirty = true;

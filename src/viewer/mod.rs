@@ -33,6 +33,9 @@ pub struct ViewerOptions {
     pub paths: Vec<PathBuf>,
     /// Clip to select first.
     pub clip: Option<String>,
+    /// Clip to pin as the reference the shown clip is compared with: the first decoded clip
+    /// of that name other than the shown one, in any opened file (a `.anim` against its build).
+    pub reference: Option<String>,
     /// A file or folder whose rig the clips play on.
     pub rig: Option<PathBuf>,
     /// Clip time to show (paused).

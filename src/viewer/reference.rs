@@ -109,3 +109,101 @@ impl std::fmt::Display for TrackDifference {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::ecs::system::RunSystemOnce;
+
+    use super::*;
+    use crate::diff::{CurveKey, diff_clips};
+    use crate::viewer::scene::initial_reference;
+    use crate::workspace::{OpenOptions, Workspace};
+
+    const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
+
+    /// The shared Floss `.anim` and the bundle that holds its build, opened together as the
+    /// viewer opens two paths; `None` (said) when the data is missing.
+    fn floss_pair() -> Option<Workspace> {
+        let paths = [
+            "yaml/plateupemotesapi/Floss.anim",
+            "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
+        ]
+        .map(|p| std::path::PathBuf::from(DATA).join(p));
+        if paths.iter().any(|p| !p.exists()) {
+            eprintln!("SKIP: the shared Floss pair is missing");
+            return None;
+        }
+        Some(Workspace::open(&paths, &OpenOptions::default()))
+    }
+
+    #[test]
+    fn pinning_the_build_compares_the_text_clip_with_it_track_by_track() {
+        let Some(ws) = floss_pair() else { return };
+        let shown = crate::viewer::scene::initial_clip(&ws, Some("Floss")).unwrap();
+        let pinned = initial_reference(&ws, "Floss", Some(shown)).expect("the other Floss");
+        assert_ne!(
+            shown.file, pinned.file,
+            "the reference comes from the other file"
+        );
+        assert_eq!(initial_reference(&ws, "NoSuchClip", Some(shown)), None);
+        let shown_data = Arc::new(ws.clip(shown).unwrap().data.as_ref().unwrap().clone());
+        let expected = diff_clips(&shown_data, ws.clip(pinned).unwrap().data.as_ref().unwrap());
+
+        let mut world = World::new();
+        world.insert_resource(Selection {
+            clip: Some(shown),
+            reference: Some(pinned),
+            ..default()
+        });
+        world.insert_resource(SceneState {
+            clip: Some(shown_data.clone()),
+            ..default()
+        });
+        world.insert_resource(Library {
+            main: Arc::new(ws),
+            rig: None,
+        });
+        world.init_resource::<ReferenceDiff>();
+        world.run_system_once(update_reference_diff).unwrap();
+
+        let state = world.resource::<ReferenceDiff>();
+        let diff = state.diff.as_ref().expect("compared");
+        assert_eq!(diff.curves.len(), expected.curves.len());
+        assert_eq!(diff.max_abs, expected.max_abs);
+        assert!(
+            diff.max_abs > 0.0,
+            "the build's dense frames differ from the keys"
+        );
+        // Every curve of the shown clip has its match, with the same binding.
+        let reference = &state.reference.as_ref().unwrap().1;
+        for i in 0..shown_data.curves.len() {
+            let matched = state.curve(i).expect("matched");
+            assert_eq!(CurveKey::of(&shown_data, i), matched.key);
+            assert_eq!(CurveKey::of(reference, matched.b_index), matched.key);
+            assert!(std::ptr::eq(
+                state.reference_curve(i).unwrap(),
+                &reference.curves[matched.b_index]
+            ));
+        }
+        // A track's difference is the largest of its curves'.
+        let mut largest = 0.0f64;
+        for track in &shown_data.tracks {
+            let Some(TrackDifference::Matched { max_abs, .. }) = state.track(track) else {
+                panic!("every track is matched");
+            };
+            let of_curves = track
+                .curves
+                .iter()
+                .map(|&i| state.curve(i).unwrap().max_abs)
+                .fold(0.0, f64::max);
+            assert_eq!(max_abs, of_curves);
+            largest = largest.max(max_abs);
+        }
+        assert_eq!(largest, expected.max_abs);
+
+        // Unpinning clears the comparison.
+        world.resource_mut::<Selection>().reference = None;
+        world.run_system_once(update_reference_diff).unwrap();
+        assert!(world.resource::<ReferenceDiff>().diff.is_none());
+    }
+}

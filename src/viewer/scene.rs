@@ -114,6 +114,19 @@ pub fn initial_clip(ws: &Workspace, name: Option<&str>) -> Option<ObjectRef> {
     }
 }
 
+/// The clip to pin as reference: the first decoded clip named `name` that is not `shown`.
+pub fn initial_reference(
+    ws: &Workspace,
+    name: &str,
+    shown: Option<ObjectRef>,
+) -> Option<ObjectRef> {
+    ws.clips
+        .iter()
+        .filter(|c| c.data.is_ok() && c.name == name)
+        .map(|c| c.at)
+        .find(|&at| Some(at) != shown)
+}
+
 /// Rebuilds the rig and its playback when the selection changed.
 #[allow(clippy::too_many_arguments)]
 pub fn rebuild_scene(
