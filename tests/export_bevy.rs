@@ -11,6 +11,8 @@
 //! written legacy clip with Hermite, stepped and blend shape curves on quinn's real mesh.
 
 mod common;
+#[path = "support/gltf_validator.rs"]
+mod gltf_validator;
 
 use std::collections::HashMap;
 use std::path::{Path as FsPath, PathBuf};
@@ -318,6 +320,7 @@ fn round_trip(
     weights: Option<Weights<'_>>,
 ) -> (Exported, Loaded) {
     let exported = export(ws, rig, clips, options).expect("exports");
+    gltf_validator::validator(&exported.glb);
     let mut loaded = Loaded::new(name, &exported.glb);
     assert!(!loaded.players.is_empty(), "{name}: no AnimationPlayer");
     // One graph with every animation the file holds, on every player.
@@ -765,6 +768,7 @@ fn skinned_and_textured_meshes_load_in_bevy_as_the_source_has_them() {
             &ExportOptions::default(),
         )
         .unwrap();
+        gltf_validator::validator(&out.glb);
         let mut loaded = Loaded::new(rig_name, &out.glb);
         let got = bevy_meshes(&mut loaded);
         assert_eq!(got.len(), parts, "{rig_name}: {got:?}");
