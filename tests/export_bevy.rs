@@ -627,7 +627,7 @@ fn blend_shape_and_stepped_curves_on_a_real_mesh_play_in_bevy() {
     let Some(quinn) = common::data("binary/lessscarymannequins/copy.bundle") else {
         return;
     };
-    let base = common::open(&[quinn.clone()]);
+    let base = common::open(std::slice::from_ref(&quinn));
     let rig = rig_index(&base, "quinn");
     let (bytes, shape, full) = quinn_fixture_clip(&base, rig);
     let dir = temp_dir("fixture");
