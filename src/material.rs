@@ -22,6 +22,68 @@ pub struct MaterialData {
     pub main_texture: Option<TextureSlot>,
     /// The base colour (RGBA as stored, gamma space), when the material has one.
     pub color: Option<[f32; 4]>,
+    /// How the material treats alpha, where its keywords, properties or render queue say.
+    pub alpha: AlphaMode,
+}
+
+/// How a material uses its colour's alpha (glTF's three modes).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum AlphaMode {
+    /// Alpha ignored: also what an unknown shader gets.
+    #[default]
+    Opaque,
+    /// Alpha tested: pixels under `cutoff` are discarded.
+    Mask { cutoff: f32 },
+    /// Alpha blended (transparent).
+    Blend,
+}
+
+/// Keywords the built-in Standard shader and URP/HDRP Lit set for cut-out materials.
+const MASK_KEYWORDS: [&str; 2] = ["_ALPHATEST_ON", "_ALPHACLIP_ON"];
+/// Keywords they set for transparent ones.
+const BLEND_KEYWORDS: [&str; 3] = [
+    "_ALPHABLEND_ON",
+    "_ALPHAPREMULTIPLY_ON",
+    "_SURFACE_TYPE_TRANSPARENT",
+];
+
+/// The alpha mode of a material: its keywords first (what the shader compiled), then the
+/// Standard shader's `_Mode` (1 cut-out, 2 fade, 3 transparent) and URP's `_Surface` (1
+/// transparent) and `_AlphaClip`, then a custom render queue (2450 to 2999 alpha test, 3000
+/// and up transparent), else opaque. The cut-off is `_Cutoff` (0.5 without it).
+pub fn alpha_mode(m: &Material) -> AlphaMode {
+    let props = &m.m_SavedProperties;
+    let cutoff = props
+        .m_Floats
+        .get("_Cutoff")
+        .copied()
+        .filter(|c| c.is_finite())
+        .unwrap_or(0.5);
+    let mask = AlphaMode::Mask { cutoff };
+    let keywords = || m.m_ShaderKeywords.0.iter().chain(&m.m_ValidKeywords);
+    if keywords().any(|k| BLEND_KEYWORDS.contains(&k.as_str())) {
+        return AlphaMode::Blend;
+    }
+    if keywords().any(|k| MASK_KEYWORDS.contains(&k.as_str())) {
+        return mask;
+    }
+    let float = |name: &str| props.m_Floats.get(name).copied();
+    match float("_Mode") {
+        Some(1.0) => return mask,
+        Some(2.0 | 3.0) => return AlphaMode::Blend,
+        _ => {}
+    }
+    if float("_Surface") == Some(1.0) {
+        return AlphaMode::Blend;
+    }
+    if float("_AlphaClip") == Some(1.0) {
+        return mask;
+    }
+    match m.m_CustomRenderQueue {
+        Some(q) if q >= 3000 => AlphaMode::Blend,
+        Some(q) if q >= 2450 => mask,
+        _ => AlphaMode::Opaque,
+    }
 }
 
 /// A texture property: Unity UV' = UV × `scale` + `offset`.
@@ -60,6 +122,7 @@ pub fn from_unity(m: &Material) -> MaterialData {
         shader: m.m_Shader,
         main_texture,
         color,
+        alpha: alpha_mode(m),
     }
 }
 
@@ -107,6 +170,56 @@ mod tests {
         );
         assert_eq!((slot.scale, slot.offset), ([2.0, 3.0], [0.5, 0.25]));
         assert_eq!(data.color, Some([0.1, 0.5, 0.25, 1.0]));
+    }
+
+    #[test]
+    fn alpha_comes_from_keywords_then_properties_then_the_render_queue() {
+        let with = |f: &dyn Fn(&mut Material)| {
+            let mut m = Material::default();
+            f(&mut m);
+            alpha_mode(&m)
+        };
+        assert_eq!(with(&|_| {}), AlphaMode::Opaque);
+        // Keywords: a 2020 string, a 2022 list; blend wins over a cut-out keyword.
+        assert_eq!(
+            with(&|m| m.m_ShaderKeywords.0 = vec!["_ALPHATEST_ON".into()]),
+            AlphaMode::Mask { cutoff: 0.5 }
+        );
+        assert_eq!(
+            with(&|m| {
+                m.m_ValidKeywords = vec!["_ALPHATEST_ON".into(), "_ALPHAPREMULTIPLY_ON".into()]
+            }),
+            AlphaMode::Blend
+        );
+        // The Standard shader's _Mode and its _Cutoff; URP's _Surface.
+        let floats = |pairs: &[(&str, f32)]| {
+            PropertyMap(pairs.iter().map(|(n, v)| (n.to_string(), *v)).collect())
+        };
+        assert_eq!(
+            with(&|m| m.m_SavedProperties.m_Floats = floats(&[("_Mode", 1.0), ("_Cutoff", 0.3)])),
+            AlphaMode::Mask { cutoff: 0.3 }
+        );
+        assert_eq!(
+            with(&|m| m.m_SavedProperties.m_Floats = floats(&[("_Mode", 3.0)])),
+            AlphaMode::Blend
+        );
+        assert_eq!(
+            with(&|m| m.m_SavedProperties.m_Floats = floats(&[("_Surface", 1.0)])),
+            AlphaMode::Blend
+        );
+        // The render queue: -1 is the shader's own (unknown: opaque).
+        for (queue, mode) in [
+            (-1, AlphaMode::Opaque),
+            (2000, AlphaMode::Opaque),
+            (2450, AlphaMode::Mask { cutoff: 0.5 }),
+            (3000, AlphaMode::Blend),
+        ] {
+            assert_eq!(
+                with(&|m| m.m_CustomRenderQueue = Some(queue)),
+                mode,
+                "{queue}"
+            );
+        }
     }
 
     #[test]

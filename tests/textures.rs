@@ -529,3 +529,83 @@ fn material_slots_read_under_both_key_layouts() {
         assert_eq!(m.color, Some([0.25, 0.5, 1.0, 1.0]), "{version}");
     }
 }
+
+#[test]
+fn material_alpha_reads_keywords_in_each_layout_and_the_render_queue() {
+    // Keywords: a list up to 5.0, one space-separated string from 5.1, m_ValidKeywords from
+    // 2022.1. Each fixture names a cut-out and a transparent keyword set.
+    let read = |version: &str, value: Value| {
+        let bytes = serialized_file(
+            version,
+            &[Object {
+                class_id: 21,
+                path_id: 2,
+                value,
+            }],
+        );
+        let file = SerializedFile::parse(bytes, None).unwrap();
+        material::read(&file, file.object(2).unwrap())
+            .unwrap()
+            .alpha
+    };
+    let name = |version: &str, n: &str| {
+        if version.starts_with('4') {
+            json!({"name": n})
+        } else {
+            json!(n)
+        }
+    };
+    let cutoff = |version: &str| json!({"m_Floats": [[name(version, "_Cutoff"), 0.25]]});
+    let mask = material::AlphaMode::Mask { cutoff: 0.25 };
+    for (version, field, cut, blend) in [
+        (
+            "4.6.1f1",
+            "m_ShaderKeywords",
+            json!(["_ALPHATEST_ON"]),
+            json!(["_NORMALMAP", "_ALPHABLEND_ON"]),
+        ),
+        (
+            "2020.3.34f1",
+            "m_ShaderKeywords",
+            json!("_NORMALMAP _ALPHATEST_ON"),
+            json!("_ALPHAPREMULTIPLY_ON"),
+        ),
+        (
+            "2022.3.29f1",
+            "m_ValidKeywords",
+            json!(["_ALPHATEST_ON"]),
+            json!(["_SURFACE_TYPE_TRANSPARENT"]),
+        ),
+    ] {
+        let base =
+            json!({"m_Name": "M", "m_CustomRenderQueue": -1, "m_SavedProperties": cutoff(version)});
+        let mut v = base.clone();
+        v[field] = cut;
+        assert_eq!(read(version, v), mask, "{version}");
+        let mut v = base.clone();
+        v[field] = blend;
+        assert_eq!(read(version, v), material::AlphaMode::Blend, "{version}");
+        assert_eq!(
+            read(version, base.clone()),
+            material::AlphaMode::Opaque,
+            "{version}"
+        );
+        // Without keywords, a custom queue in the transparent range.
+        let mut v = base;
+        v["m_CustomRenderQueue"] = json!(3000);
+        assert_eq!(read(version, v), material::AlphaMode::Blend, "{version}");
+    }
+    // The shared files' materials say opaque (queue -1 or none, `_Mode` 0, no alpha keyword).
+    for rel in [
+        "binary/lessscarymannequins/copy.bundle",
+        "binary/wetboys_plateupemotesapi/morbman",
+        "binary/duckhunted/WebPlayer.unity3d",
+    ] {
+        let Some(files) = common::serialized_files(rel) else {
+            return;
+        };
+        for m in materials(&files[0]) {
+            assert_eq!(m.alpha, material::AlphaMode::Opaque, "{rel} {}", m.name);
+        }
+    }
+}

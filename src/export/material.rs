@@ -1,5 +1,6 @@
 //! Materials reduced to glTF's base colour: the material's colour (Unity stores it in gamma
-//! space; glTF's factor is linear) and its main texture embedded as PNG. Each material and
+//! space; glTF's factor is linear), its main texture embedded as PNG, and its alpha mode
+//! (from its keywords, properties or render queue; opaque when none says). Each material and
 //! texture is written once however many primitives use it.
 
 use std::collections::HashMap;
@@ -8,6 +9,7 @@ use gltf_json as json;
 use json::validation::Checked;
 
 use super::document::Document;
+use crate::material::AlphaMode;
 use crate::workspace::{MaterialEntry, ObjectRef, Workspace};
 
 /// Written materials and textures by their Unity object.
@@ -73,7 +75,17 @@ impl Materials {
                 roughness_factor: json::material::StrengthFactor(1.0),
                 ..Default::default()
             },
-            alpha_mode: Checked::Valid(json::material::AlphaMode::Opaque),
+            alpha_mode: Checked::Valid(match entry.data.alpha {
+                AlphaMode::Opaque => json::material::AlphaMode::Opaque,
+                AlphaMode::Mask { .. } => json::material::AlphaMode::Mask,
+                AlphaMode::Blend => json::material::AlphaMode::Blend,
+            }),
+            alpha_cutoff: match entry.data.alpha {
+                AlphaMode::Mask { cutoff } => {
+                    Some(json::material::AlphaCutoff(cutoff.clamp(0.0, 1.0)))
+                }
+                _ => None,
+            },
             ..Default::default()
         });
         self.materials.insert(at, index);

@@ -13,6 +13,7 @@ mod bindings;
 mod channels;
 mod document;
 pub mod evaluate;
+mod file;
 mod glb;
 mod material;
 mod measure;
@@ -30,6 +31,7 @@ use serde_json::json;
 
 pub use bindings::Dropped;
 pub use channels::{Channel, Mode};
+pub use file::{WriteError, default_file_name, write_rig};
 pub use report::{ClipReport, MeshReport, Report, Worst};
 
 use crate::check::pick_rig;
@@ -146,17 +148,30 @@ pub enum ExportError {
 /// every humanoid clip when it is humanoid, and every other clip the automatic pick puts on
 /// it.
 pub fn clips_playing_on(ws: &Workspace, index: usize) -> Vec<ExportClip<'_>> {
-    let Some(rig) = ws.rigs.get(index) else {
+    clips_from_playing_on(ws, ws, index)
+}
+
+/// The clips of `clips` that play on rig `index` of `rigs` (the viewer opens a rig from
+/// other files than the clips): as [`clips_playing_on`]; a rig's own clip list counts only
+/// when both are one workspace (its references are into its own files).
+pub fn clips_from_playing_on<'a>(
+    clips: &'a Workspace,
+    rigs: &Workspace,
+    index: usize,
+) -> Vec<ExportClip<'a>> {
+    let Some(rig) = rigs.rigs.get(index) else {
         return Vec::new();
     };
-    ws.clips
+    let same = std::ptr::eq(clips, rigs);
+    clips
+        .clips
         .iter()
         .filter_map(|entry| {
             let clip = entry.data.as_ref().ok()?;
             let humanoid = ClipMuscles::new(clip).is_humanoid();
-            let plays = rig.clips.contains(&entry.at)
+            let plays = (same && rig.clips.contains(&entry.at))
                 || (humanoid && rig.humanoid.is_some())
-                || pick_rig(&ws.rigs, entry.at, clip).is_some_and(|(i, _)| i == index);
+                || pick_rig(&rigs.rigs, entry.at, clip).is_some_and(|(i, _)| i == index);
             plays.then_some(ExportClip { at: entry.at, clip })
         })
         .collect()

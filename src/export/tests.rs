@@ -291,6 +291,7 @@ fn workspace() -> Workspace {
                 offset: [0.0, 0.0],
             }),
             color: Some([1.0, 0.5, 0.25, 1.0]),
+            alpha: crate::material::AlphaMode::Mask { cutoff: 0.3 },
         },
     });
     ws.rigs.push(RigEntry {
@@ -422,6 +423,12 @@ fn the_character_validates_with_its_skin_morph_targets_and_texture() {
     assert_eq!(p[2], [-1.0, 1.0, 0.5]);
     let indices: Vec<u32> = reader.read_indices().unwrap().into_u32().collect();
     assert_eq!(indices, [0, 2, 1, 0, 3, 2], "winding reversed");
+    // The material's alpha mode and cut-off.
+    assert_eq!(
+        prim.material().alpha_mode(),
+        gltf::material::AlphaMode::Mask
+    );
+    assert_eq!(prim.material().alpha_cutoff(), Some(0.3));
     let tex = prim
         .material()
         .pbr_metallic_roughness()

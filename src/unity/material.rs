@@ -14,7 +14,47 @@ use super::math::{ColorRGBA, Vec2};
 pub struct Material {
     pub m_Name: String,
     pub m_Shader: PPtr,
+    /// Shader keywords: one space-separated string (5.1 to 2022.1) or a list (up to 5.0).
+    pub m_ShaderKeywords: Keywords,
+    /// The enabled keywords from 2022.1 (`m_InvalidKeywords` lists those the shader lacks).
+    pub m_ValidKeywords: Vec<String>,
+    /// The render queue the material overrides the shader's with; -1 (or absent before 4.x):
+    /// the shader's own.
+    pub m_CustomRenderQueue: Option<i32>,
     pub m_SavedProperties: PropertySheet,
+}
+
+/// Shader keywords, stored as one space-separated string or as a list of strings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Keywords(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Keywords {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct KeywordsVisitor;
+        impl<'de> Visitor<'de> for KeywordsVisitor {
+            type Value = Keywords;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("shader keywords (a string or a list of strings)")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Keywords, E> {
+                Ok(Keywords(v.split_whitespace().map(str::to_string).collect()))
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Keywords, E> {
+                self.visit_str(&String::from_utf8_lossy(&v))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Keywords, A::Error> {
+                let mut out = Vec::new();
+                while let Some(k) = seq.next_element::<String>()? {
+                    out.extend(k.split_whitespace().map(str::to_string));
+                }
+                Ok(Keywords(out))
+            }
+        }
+        d.deserialize_any(KeywordsVisitor)
+    }
 }
 
 /// `UnityPropertySheet`.

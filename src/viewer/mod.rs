@@ -76,6 +76,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .init_resource::<scene::Selection>()
     .init_resource::<scene::SceneState>()
     .init_resource::<reference::ReferenceDiff>()
+    .init_resource::<ui::export::ExportPanel>()
     .init_resource::<camera::OrbitCamera>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
     .add_systems(PostStartup, camera::no_msaa_on_software)

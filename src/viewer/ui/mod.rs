@@ -1,6 +1,7 @@
 //! The egui panels: files and clips on the left, the joint tree and properties on the right,
 //! the timeline and curve view at the bottom, a status bar on top.
 
+pub mod export;
 mod plot;
 mod side;
 mod timeline;
@@ -23,6 +24,7 @@ pub fn panels(
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
     reference: Res<ReferenceDiff>,
+    mut export: ResMut<export::ExportPanel>,
     mut playbacks: Query<&mut UnityPlayback>,
     mut cameras: Query<&mut Camera, With<Camera3d>>,
     windows: Query<&Window>,
@@ -74,6 +76,7 @@ pub fn panels(
                 &mut selection,
                 &playbacks,
                 &reference,
+                &mut export,
             );
         });
     fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);

@@ -1,6 +1,6 @@
 //! Side panels: the files and their clips (filtered by name), and the rig: the rig list, joint
-//! tree, the selected joint's animated properties, unmatched bindings, clip facts, and the
-//! comparison with a pinned reference clip.
+//! tree, the selected joint's animated properties, the glTF export, unmatched bindings, clip
+//! facts, and the comparison with a pinned reference clip.
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -11,6 +11,7 @@ use crate::rig::Skeleton;
 use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::rigs::rig_workspace;
 use crate::viewer::scene::{Library, SceneState, Selection};
+use crate::viewer::ui::export::{ExportPanel, export_section};
 
 /// The clip list, grouped by file.
 pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
@@ -119,6 +120,7 @@ pub fn rig_panel(
     selection: &mut Selection,
     playbacks: &Query<&mut UnityPlayback>,
     reference: &ReferenceDiff,
+    export: &mut ExportPanel,
 ) {
     let (Some(skeleton), Some(clip)) = (&scene.skeleton, &scene.clip) else {
         ui.label("no clip selected");
@@ -163,6 +165,8 @@ pub fn rig_panel(
         ui.separator();
         reference_view(ui, clip, reference, selection);
     }
+    ui.separator();
+    export_section(ui, library, scene, selection, export);
     ui.separator();
     unmatched(ui, scene);
     ui.separator();

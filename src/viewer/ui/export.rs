@@ -1,0 +1,123 @@
+//! The rig panel's "Export glTF" action: a path (default `RIGNAME.glb` in the working
+//! directory) and a button that writes the shown rig with every clip that plays on it
+//! through [`crate::export::write_rig`], then the report's one line per clip (or the error).
+
+use std::path::Path;
+
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+use crate::export::{ExportOptions, Mode, default_file_name, write_rig};
+use crate::viewer::rigs::rig_workspace;
+use crate::viewer::scene::{Library, SceneState, Selection};
+
+/// What the export section remembers between frames.
+#[derive(Resource, Default)]
+pub struct ExportPanel {
+    /// The path typed (relative paths are to the working directory).
+    pub path: String,
+    /// Unity's Hermite curves as CUBICSPLINE where a channel allows.
+    pub exact: bool,
+    /// The rig the path's default was made for.
+    rig: Option<(usize, String)>,
+    /// The last export: its summary lines, or why it failed.
+    pub result: Option<Result<Vec<String>, String>>,
+}
+
+impl ExportPanel {
+    /// Resets the path to the rig's default name when the shown rig changed.
+    fn follow(&mut self, index: usize, name: &str) {
+        let rig = Some((index, name.to_string()));
+        if self.rig != rig {
+            self.rig = rig;
+            self.path = default_file_name(name);
+            self.result = None;
+        }
+    }
+}
+
+/// Writes the rig to the panel's path; the result goes to the panel.
+fn run(library: &Library, index: usize, selection: &Selection, panel: &mut ExportPanel) {
+    let options = ExportOptions {
+        mode: if panel.exact {
+            Mode::Exact
+        } else {
+            Mode::Linear
+        },
+        root_motion: selection.root_motion,
+        ..ExportOptions::default()
+    };
+    let rigs = rig_workspace(library);
+    let path = Path::new(panel.path.trim());
+    panel.result = Some(
+        write_rig(rigs, index, &library.main, path, &options)
+            .map(|report| {
+                let mut lines = vec![format!(
+                    "wrote {}: {} animations, {} meshes",
+                    report.file,
+                    report.clips.iter().filter(|c| c.channels > 0).count(),
+                    report.meshes.len()
+                )];
+                lines.extend(report.clips.iter().map(|c| c.summary()));
+                lines.extend(report.warnings.iter().map(|w| format!("warning: {w}")));
+                lines
+            })
+            .map_err(|e| e.to_string()),
+    );
+}
+
+/// The section: path, button, and the last result.
+pub fn export_section(
+    ui: &mut egui::Ui,
+    library: Option<&Library>,
+    scene: &SceneState,
+    selection: &Selection,
+    panel: &mut ExportPanel,
+) {
+    let (Some(library), Some(index)) = (library, scene.rig_index) else {
+        ui.label(
+            "Export glTF: the rig is built from the clip's paths; open its model to export it",
+        );
+        return;
+    };
+    panel.follow(index, &scene.rig_name);
+    egui::CollapsingHeader::new("Export glTF")
+        .id_salt("export")
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("file");
+                ui.text_edit_singleline(&mut panel.path);
+            });
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut panel.exact, "exact").on_hover_text(
+                    "Unity's Hermite curves as CUBICSPLINE (Blender drops them: keep linear there)",
+                );
+                let ready = !panel.path.trim().is_empty();
+                if ui
+                    .add_enabled(ready, egui::Button::new("Export"))
+                    .on_hover_text(
+                        "the rig, its meshes and every clip that plays on it, as one .glb",
+                    )
+                    .clicked()
+                {
+                    run(library, index, selection, panel);
+                }
+            });
+            match &panel.result {
+                Some(Ok(lines)) => {
+                    egui::ScrollArea::vertical()
+                        .id_salt("export report")
+                        .max_height(160.0)
+                        .show(ui, |ui| {
+                            for line in lines {
+                                ui.label(egui::RichText::new(line).small());
+                            }
+                        });
+                }
+                Some(Err(e)) => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+                }
+                None => {}
+            }
+        });
+}
