@@ -365,3 +365,63 @@ fn a_rig_with_a_socket_ten_kilometres_away_is_framed_by_its_body() {
         "the figure spans {figure} of {view} pixels"
     );
 }
+
+#[path = "support/renderer_fixture.rs"]
+mod renderer_fixture;
+
+/// The fixture cubes' lit colours: one channel (or two, for magenta) well above the others.
+fn cube_colour(p: &[u8]) -> Option<usize> {
+    let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+    let strong = |c: i32| c > 60;
+    let weak = |c: i32, of: i32| 2 * c < of;
+    if strong(g) && weak(r, g) && weak(b, g) {
+        Some(0) // Drawn, green
+    } else if strong(r) && strong(b) && weak(g, r.min(b)) {
+        Some(2) // Disabled, magenta
+    } else if strong(r) && weak(g, r) && weak(b, r) {
+        Some(1) // Hidden, red
+    } else if strong(b) && weak(r, b) && weak(g, b) {
+        Some(3) // Parent/Under, blue
+    } else {
+        None
+    }
+}
+
+#[test]
+fn only_the_active_enabled_cube_is_drawn() {
+    let path = renderer_fixture::write("shot", false);
+    let Some(shot) = shoot("cubes", &[path.as_os_str()]) else {
+        return;
+    };
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    let counts: Vec<usize> = (0..4)
+        .map(|i| shot.count_in_view(|p| cube_colour(p) == Some(i)))
+        .collect();
+    eprintln!("pixels of each cube's colour (drawn, hidden, disabled, under): {counts:?}");
+    assert!(
+        counts[0] > 500,
+        "the drawn cube covers {} pixels",
+        counts[0]
+    );
+    assert_eq!(counts[1..], [0, 0, 0], "only the drawn cube's colour shows");
+    // And the green is where the Drawn joint projects: within the cube's extent on screen.
+    let at = |name: &str| {
+        let j = shot.joints.iter().find(|j| j["name"] == name).unwrap();
+        (
+            j["x"].as_f64().unwrap() as i64,
+            j["y"].as_f64().unwrap() as i64,
+        )
+    };
+    let (x, y) = at("Drawn");
+    let (hx, _) = at("Hidden");
+    let radius = (hx - x).abs() / 2; // cubes are half their spacing wide
+    let near = (-radius..=radius)
+        .flat_map(|dy| (-radius..=radius).map(move |dx| (x + dx, y + dy)))
+        .filter(|&(px, py)| cube_colour(shot.pixel(px, py)) == Some(0))
+        .count();
+    assert!(
+        near * 10 >= counts[0] * 9,
+        "{near} of {} green pixels lie around the Drawn joint at ({x}, {y})",
+        counts[0]
+    );
+}
