@@ -116,6 +116,7 @@ fn rig(clip_count: usize) -> RigSpec {
             clips: (0..clip_count).collect(),
             wrap_mode: 0,
         },
+        renderers: Vec::new(),
     }
 }
 

@@ -531,3 +531,80 @@ fn a_spawned_humanoid_model_is_posed_by_humanoid_clips() {
     let skin = app.world().get::<SkinnedMesh>(part).unwrap();
     assert!(skin.joints.iter().all(|e| joints.contains(e)));
 }
+
+#[path = "support/renderer_fixture.rs"]
+mod renderer_fixture;
+
+#[test]
+fn inactive_objects_and_disabled_renderers_spawn_hidden_and_an_is_active_curve_shows_them() {
+    use bevy::camera::visibility::Visibility;
+    use clipscope::plugin::model::InactiveObject;
+    let path = renderer_fixture::write("bevy", true);
+    let ws = common::open(std::slice::from_ref(&path));
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    let model = UnityModel::from_workspace(&ws, rig(&ws, renderer_fixture::ROOT), |_| None);
+    assert_eq!(model.renderers.len(), 4, "{:?}", model.warnings);
+    let clip = common::clip(&ws, renderer_fixture::CLIP);
+    let mut app = app();
+    let root = spawn(&mut app, &model);
+    let joints = app.world().get::<RigRoot>(root).unwrap().joints.clone();
+    let joint = |path: &str| {
+        let j = model.skeleton.joints.iter().position(|j| j.path == path);
+        joints[j.unwrap_or_else(|| panic!("no joint {path}"))]
+    };
+    let visibility = |app: &App, e: Entity| *app.world().get::<Visibility>(e).unwrap();
+    let inactive = |app: &App, e: Entity| app.world().get::<InactiveObject>(e).is_some();
+    // At rest: the inactive GameObjects are hidden (and everything under them with them),
+    // the disabled renderer's mesh is hidden, the rest inherit.
+    for path in ["Hidden", "Parent"] {
+        assert_eq!(visibility(&app, joint(path)), Visibility::Hidden, "{path}");
+        assert!(inactive(&app, joint(path)), "{path}");
+    }
+    for path in ["Drawn", "Disabled", "Parent/Under"] {
+        assert_ne!(visibility(&app, joint(path)), Visibility::Hidden, "{path}");
+        assert!(!inactive(&app, joint(path)), "{path}");
+    }
+    let parts = parts(&mut app, root);
+    assert_eq!(parts.len(), 4);
+    for &part in &parts {
+        let m = app.world().get::<ModelMesh>(part).unwrap().clone();
+        let cube = &renderer_fixture::CUBES[m.renderer];
+        let parent = app.world().get::<ChildOf>(part).unwrap().parent();
+        assert_eq!(parent, joint(cube.path));
+        assert_eq!(m.enabled, cube.enabled, "{}", cube.path);
+        let want = if cube.enabled {
+            Visibility::Inherited
+        } else {
+            Visibility::Hidden
+        };
+        assert_eq!(visibility(&app, part), want, "{}", cube.path);
+    }
+    // ShowHidden keeps Hidden inactive before 0.5 s and turns it on after.
+    let handle = app
+        .world_mut()
+        .resource_mut::<Assets<AnimationClip>>()
+        .add(bevy_clip(clip).0);
+    let loaded = LoadedClip::new(
+        clip.name.clone(),
+        clip.name.clone(),
+        0,
+        Arc::new(clip.clone()),
+        handle,
+    );
+    play_clip_direct(&mut app.world_mut().commands(), root, &loaded);
+    app.world_mut().flush();
+    for (t, want) in [
+        (0.25, Visibility::Hidden),
+        (0.75, Visibility::Inherited),
+        (0.25, Visibility::Hidden),
+    ] {
+        let mut playback = app.world_mut().get_mut::<UnityPlayback>(root).unwrap();
+        playback.playhead.seek(t);
+        playback.playhead.paused = true;
+        app.update();
+        app.update();
+        assert_eq!(visibility(&app, joint("Hidden")), want, "at {t} s");
+        // Parent's activity is not animated: it stays hidden, and Under with it.
+        assert_eq!(visibility(&app, joint("Parent")), Visibility::Hidden);
+    }
+}

@@ -459,3 +459,144 @@ fn every_looping_shared_clip_has_fewer_seam_problems_than_notes() {
         assert_eq!(r["notes"].as_u64(), Some(listed as u64), "{}", r["clip"]);
     }
 }
+
+#[path = "support/humanoid_fixture.rs"]
+mod humanoid_fixture;
+
+/// `Head Turn Left-Right` (binding attribute 42 + 14) as a one-curve humanoid clip.
+fn head_turn_clip(name: &str) -> MecanimClip {
+    let mut clip = MecanimClip::new(name);
+    clip.bindings = vec![Binding {
+        path: 0,
+        attribute: 42 + 14,
+        type_id: 95,
+        custom_type: 8,
+        ..Default::default()
+    }];
+    clip.streamed_curve_count = 1;
+    clip
+}
+
+/// A one-second humanoid clip (not looping) whose Head Turn muscle holds 0, then `turn` from
+/// 0.5 s: a step.
+fn head_turn_step(turn: f32) -> ClipSpec {
+    let mut clip = head_turn_clip("Snap");
+    let held = |time: f32, v: f32| Frame {
+        time,
+        keys: vec![(0, [0.0, 0.0, 0.0, v])],
+    };
+    clip.frames = vec![
+        held(-f32::MAX, 0.0),
+        held(0.0, 0.0),
+        held(0.5, turn),
+        held(1.0, turn),
+        Frame {
+            time: f32::INFINITY,
+            keys: vec![],
+        },
+    ];
+    ClipSpec::Mecanim(clip)
+}
+
+/// A one-second humanoid loop whose Head Turn muscle ramps linearly from 0 to `turn`: at the
+/// loop seam it jumps back by `turn`, with no slope jump.
+fn head_turn_loop(name: &str, turn: f32) -> ClipSpec {
+    let mut clip = head_turn_clip(name);
+    clip.loop_time = true;
+    clip.frames = vec![
+        Frame {
+            time: -f32::MAX,
+            keys: vec![(0, [0.0; 4])],
+        },
+        Frame {
+            time: 0.0,
+            keys: vec![(0, [0.0, 0.0, turn, 0.0])],
+        },
+        Frame {
+            time: 1.0,
+            keys: vec![(0, [0.0, 0.0, 0.0, turn])],
+        },
+        Frame {
+            time: f32::INFINITY,
+            keys: vec![],
+        },
+    ];
+    ClipSpec::Mecanim(clip)
+}
+
+#[test]
+fn humanoid_seams_are_measured_in_degrees_on_the_posed_bone() {
+    use clipscope::avatar::HumanBone;
+    let (Some(morbman), Some(path)) = (
+        humanoid_fixture::morbman(),
+        data("binary/wetboys_plateupemotesapi/morbman"),
+    ) else {
+        return;
+    };
+    // The Head's twist axis (x) turns by the muscle value times the avatar's limit.
+    let axes = morbman.avatar.bone_axes(HumanBone::Head).expect("a Head");
+    let limit = f64::from(axes.max[0].to_degrees());
+    let head = morbman
+        .avatar
+        .bone_path(HumanBone::Head)
+        .unwrap()
+        .to_owned();
+    let head = head.rsplit('/').next().unwrap();
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips = vec![
+        head_turn_loop("Turn", 0.5),
+        head_turn_loop("Nudge", 0.01),
+        head_turn_step(0.25),
+    ];
+    let file = TempBundle::write("muscle", &b);
+    let (code, reports) = check_json(&[path.to_str().unwrap(), file.path()]);
+    assert_eq!(code, 0);
+    for (name, turn, severity) in [("Turn", 0.5, "problem"), ("Nudge", 0.01, "note")] {
+        let r = reports.iter().find(|r| r["clip"] == name).unwrap();
+        assert_eq!(r["rig"], "morbman", "{name}");
+        let seams = r["seams"].as_array().unwrap();
+        let rotations: Vec<&Value> = seams
+            .iter()
+            .filter(|s| s["measure"] == "rotation")
+            .collect();
+        assert_eq!(rotations.len(), 1, "{name}: only the Head turns: {seams:?}");
+        let s = rotations[0];
+        let joint = s["joint"].as_str().unwrap();
+        assert_eq!(joint.rsplit('/').next(), Some(head), "{name}");
+        let (jump, want) = (s["jump"].as_f64().unwrap(), turn * limit);
+        eprintln!("{name}: the Head jumps {jump}° (muscle {turn} × limit {limit}°)");
+        assert!(
+            (jump - want).abs() <= 1e-3 * want.max(1.0),
+            "{name}: {jump}° vs {want}°"
+        );
+        assert!(
+            s["slope_jump"].as_f64().unwrap() < 0.05 * want.max(1.0),
+            "{s}"
+        );
+        assert_eq!(s["severity"], severity, "{name}: {s}");
+        // Whatever else the head turn moves (the body position, by the centre of mass) is
+        // a note.
+        for other in seams.iter().filter(|s| s["measure"] != "rotation") {
+            assert_eq!(other["severity"], "note", "{name}: {other}");
+        }
+    }
+    // A step in the muscle is measured on the bone too, not on the muscle's range.
+    let snap = reports.iter().find(|r| r["clip"] == "Snap").unwrap();
+    assert_eq!(snap["seams"], serde_json::json!([]));
+    let steps = snap["steps"].as_array().unwrap();
+    assert!(steps.iter().all(|s| s["measure"] != "muscle"), "{steps:?}");
+    let rotations: Vec<&Value> = steps
+        .iter()
+        .filter(|s| s["measure"] == "rotation")
+        .collect();
+    assert_eq!(rotations.len(), 1, "only the Head turns: {steps:?}");
+    let s = rotations[0];
+    assert_eq!(s["joint"].as_str().unwrap().rsplit('/').next(), Some(head));
+    let (jump, want) = (s["jump"].as_f64().unwrap(), 0.25 * limit);
+    assert!(
+        (jump - want).abs() <= 1e-3 * want,
+        "step {jump}° vs {want}°"
+    );
+    assert!(close(&s["at"], 0.5), "{s}");
+    assert_eq!(s["severity"], "problem");
+}

@@ -419,3 +419,101 @@ fn the_build_pinned_as_reference_is_compared_with_the_text_clip() {
     assert_eq!(pinned["max_abs"].as_f64().unwrap(), want.max_abs);
     assert!(want.max_abs > 0.0);
 }
+
+#[path = "support/renderer_fixture.rs"]
+mod renderer_fixture;
+
+/// The fixture cubes' lit colours: one channel (or two, for magenta) well above the others.
+fn cube_colour(p: &[u8]) -> Option<usize> {
+    let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+    let strong = |c: i32| c > 60;
+    let weak = |c: i32, of: i32| 2 * c < of;
+    if strong(g) && weak(r, g) && weak(b, g) {
+        Some(0) // Drawn, green
+    } else if strong(r) && strong(b) && weak(g, r.min(b)) {
+        Some(2) // Disabled, magenta
+    } else if strong(r) && weak(g, r) && weak(b, r) {
+        Some(1) // Hidden, red
+    } else if strong(b) && weak(r, b) && weak(g, b) {
+        Some(3) // Parent/Under, blue
+    } else {
+        None
+    }
+}
+
+/// The renderer fixture with `ShowHidden` at `at` seconds: the pixels of each cube's colour
+/// in the 3D view (drawn, hidden, disabled, under), and the shot.
+fn cubes_at(at: &str) -> Option<([usize; 4], Shot)> {
+    let path = renderer_fixture::write(&format!("shot{at}"), true);
+    let args = [
+        path.as_os_str(),
+        "--clip".as_ref(),
+        renderer_fixture::CLIP.as_ref(),
+        "--at".as_ref(),
+        at.as_ref(),
+    ];
+    let shot = shoot(&format!("cubes{at}"), &args);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    let shot = shot?;
+    let counts = std::array::from_fn(|i| shot.count_in_view(|p| cube_colour(p) == Some(i)));
+    eprintln!(
+        "at {at} s, pixels of each cube's colour (drawn, hidden, disabled, under): {counts:?}"
+    );
+    Some((counts, shot))
+}
+
+/// How many pixels of cube `i`'s colour lie within half the cubes' spacing of its joint.
+fn around(shot: &Shot, i: usize) -> usize {
+    let at = |name: &str| {
+        let j = shot.joints.iter().find(|j| j["name"] == name).unwrap();
+        (
+            j["x"].as_f64().unwrap() as i64,
+            j["y"].as_f64().unwrap() as i64,
+        )
+    };
+    let name = renderer_fixture::CUBES[i].path.rsplit('/').next().unwrap();
+    let (x, y) = at(name);
+    let (dx, _) = at("Drawn");
+    let (hx, _) = at("Hidden");
+    let radius = (hx - dx).abs() / 2;
+    (-radius..=radius)
+        .flat_map(|dy| (-radius..=radius).map(move |dx| (x + dx, y + dy)))
+        .filter(|&(px, py)| cube_colour(shot.pixel(px, py)) == Some(i))
+        .count()
+}
+
+#[test]
+fn only_the_active_enabled_cube_is_drawn_until_a_clip_turns_an_inactive_one_on() {
+    // At 0.25 s ShowHidden still holds Hidden inactive: only Drawn shows.
+    let Some((counts, shot)) = cubes_at("0.25") else {
+        return;
+    };
+    assert!(
+        counts[0] > 500,
+        "the drawn cube covers {} pixels",
+        counts[0]
+    );
+    assert_eq!(counts[1..], [0, 0, 0], "only the drawn cube's colour shows");
+    let near = around(&shot, 0);
+    assert!(
+        near * 10 >= counts[0] * 9,
+        "{near} of {} green pixels around Drawn",
+        counts[0]
+    );
+    // At 0.75 s its m_IsActive is 1: Hidden shows too, where its joint projects.
+    let Some((counts, shot)) = cubes_at("0.75") else {
+        return;
+    };
+    assert!(counts[0] > 500 && counts[1] > 500, "{counts:?}");
+    assert_eq!(
+        counts[2..],
+        [0, 0],
+        "the disabled cube and the one under Parent stay hidden"
+    );
+    let near = around(&shot, 1);
+    assert!(
+        near * 10 >= counts[1] * 9,
+        "{near} of {} red pixels around Hidden",
+        counts[1]
+    );
+}

@@ -13,13 +13,15 @@
 //! 2. one GameObject per rig joint, in joint order;
 //! 3. one Transform per rig joint, in joint order;
 //! 4. the rig's component (Animator or Animation), on joint 0's GameObject;
-//! 5. the Animator's Avatar, when it has one ([`RigComponent::AnimatorWithAvatar`]).
+//! 5. the Animator's Avatar, when it has one ([`RigComponent::AnimatorWithAvatar`]; the id
+//!    is kept free when it has none);
+//! 6. per renderer ([`RigSpec::renderers`]), its Mesh, MeshFilter, MeshRenderer and Material.
 //!
 //! There is no AssetBundle (class 142) object: readers that list a file's objects find the
 //! clips directly, but Unity's own `AssetBundle.LoadFromFile` would not accept the bundle.
 //!
 //! Every field the description does not cover gets the value Unity writes for a plain generic
-//! clip or a freshly added component (see `clip.rs`, `muscle.rs` and `rig.rs`).
+//! clip or a freshly added component (see `clip.rs`, `muscle.rs`, `rig.rs` and `renderer.rs`).
 
 mod avatar;
 mod classes;
@@ -27,10 +29,12 @@ mod clip;
 pub mod controller;
 mod legacy;
 mod muscle;
+mod renderer;
 mod rig;
 mod spec;
 #[cfg(test)]
 mod tests;
+pub mod tree;
 pub mod unityfs;
 
 use std::io::Cursor;
@@ -38,8 +42,9 @@ use std::sync::OnceLock;
 
 use rabex::UnityVersion;
 use rabex::files::bundlefile::{BundleFileBuilder, CompressionType};
-use rabex::files::serializedfile::build_common_offset_map;
 use rabex::files::serializedfile::builder::{self, SerializedFileBuilder};
+use rabex::files::serializedfile::{SerializedType, build_common_offset_map};
+use rabex::objects::ClassId;
 use rabex::objects::pptr::PathId;
 use rabex::tpk::TpkTypeTreeBlob;
 use rabex::typetree::TypeTreeProvider;
@@ -49,7 +54,7 @@ pub use avatar::{AvatarSpec, AxesSpec, HumanSpec, SkeletonSpec, XformSpec};
 pub use clip::streamed_words;
 pub use spec::{
     Binding, Bundle, ClipSpec, Compression, Dense, Event, FloatCurve, Frame, Joint, KeySpec,
-    KeyValue, LegacyClip, MecanimClip, PathCurve, RigComponent, RigSpec, UnityTarget,
+    KeyValue, LegacyClip, MecanimClip, PathCurve, RendererSpec, RigComponent, RigSpec, UnityTarget,
 };
 
 use rig::{ComponentObject, RigObjects};
@@ -132,6 +137,7 @@ fn write_serialized_with(
         if let RigComponent::AnimatorWithAvatar(spec) = &rig.component {
             file.add_object_at(ids.avatar(), &avatar::build_avatar(spec, target)?)?;
         }
+        add_renderers(&mut file, rig, &ids, &version, bundle.type_trees)?;
     }
     Ok(file.write_vec()?)
 }
@@ -182,6 +188,46 @@ fn add_rig<P: TypeTreeProvider>(
     Ok(())
 }
 
+/// Adds each renderer's Mesh, MeshFilter, MeshRenderer and Material, written field by field
+/// against `version`'s type trees ([`tree`]); each class's type is added once.
+fn add_renderers<P: TypeTreeProvider>(
+    file: &mut SerializedFileBuilder<'_, P>,
+    rig: &RigSpec,
+    ids: &PathIds,
+    version: &UnityVersion,
+    type_trees: bool,
+) -> Result<(), AuthoringError> {
+    if rig.renderers.is_empty() {
+        return Ok(());
+    }
+    let mut types = Vec::new();
+    for class in renderer::CLASSES {
+        let node = embedded_tpk()
+            .get_typetree_node(ClassId(class), version)
+            .ok_or(builder::Error::SerializedFile(
+                rabex::files::serializedfile::Error::NoTypetree(ClassId(class)),
+            ))?;
+        let type_id = file.add_type_uncached(SerializedType {
+            m_ClassID: ClassId(class),
+            m_OldTypeHash: node.hash(),
+            m_Type: type_trees.then(|| node.clone()),
+            ..SerializedType::default()
+        });
+        types.push((class, node, type_id));
+    }
+    for (index, spec) in rig.renderers.iter().enumerate() {
+        let game_object = ids.game_object(spec.joint);
+        for (class, path_id, value) in renderer::objects(spec, game_object, ids.renderer(index)) {
+            let Some((_, node, type_id)) = types.iter().find(|(c, ..)| *c == class) else {
+                continue;
+            };
+            let bytes = tree::object_bytes(node, &value);
+            file.add_object_untyped_with(path_id, ClassId(class), *type_id, bytes.into())?;
+        }
+    }
+    Ok(())
+}
+
 /// The path-id plan described in the module docs.
 pub(crate) struct PathIds {
     clips: usize,
@@ -194,6 +240,11 @@ impl PathIds {
             clips: bundle.clips.len(),
             joints: bundle.rig.as_ref().map_or(0, |rig| rig.joints.len()),
         }
+    }
+
+    /// The ids of renderer `index`'s objects (after the avatar's).
+    pub(crate) fn renderer(&self, index: usize) -> renderer::RendererIds {
+        renderer::RendererIds::from(self.avatar() + 1 + 4 * index as PathId)
     }
 
     pub(crate) fn clip_count(&self) -> usize {

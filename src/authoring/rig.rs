@@ -35,7 +35,7 @@ pub(crate) fn build_rig(
         .joints
         .iter()
         .enumerate()
-        .map(|(i, joint)| game_object(joint, i, ids))
+        .map(|(i, joint)| game_object(rig, joint, i, ids))
         .collect();
     let transforms = rig
         .joints
@@ -71,6 +71,13 @@ fn validate(rig: &RigSpec, clip_count: usize) -> Result<(), AuthoringError> {
             _ => {}
         }
     }
+    if let Some(bad) = rig.renderers.iter().find(|r| r.joint >= rig.joints.len()) {
+        return invalid(format!(
+            "a renderer is on joint {}, but there are {}",
+            bad.joint,
+            rig.joints.len()
+        ));
+    }
     if let RigComponent::Animation { clips, .. } = &rig.component
         && let Some(bad) = clips.iter().find(|&&clip| clip >= clip_count)
     {
@@ -81,8 +88,9 @@ fn validate(rig: &RigSpec, clip_count: usize) -> Result<(), AuthoringError> {
     Ok(())
 }
 
-/// A GameObject with its Transform, plus the animation component on the root.
-fn game_object(joint: &Joint, index: usize, ids: &PathIds) -> GameObject {
+/// A GameObject with its Transform, the animation component on the root, and the MeshFilter
+/// and MeshRenderer of each renderer on it.
+fn game_object(rig: &RigSpec, joint: &Joint, index: usize, ids: &PathIds) -> GameObject {
     let mut components = vec![ComponentPair {
         component: PPtr::local(ids.transform(index)),
     }];
@@ -91,12 +99,25 @@ fn game_object(joint: &Joint, index: usize, ids: &PathIds) -> GameObject {
             component: PPtr::local(ids.component()),
         });
     }
+    for (r, _) in rig
+        .renderers
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.joint == index)
+    {
+        let objects = ids.renderer(r);
+        for id in [objects.filter, objects.renderer] {
+            components.push(ComponentPair {
+                component: PPtr::local(id),
+            });
+        }
+    }
     GameObject {
         m_Component: components,
         m_Layer: 0,
         m_Name: joint.name.clone(),
         m_Tag: 0,
-        m_IsActive: true,
+        m_IsActive: joint.active,
     }
 }
 

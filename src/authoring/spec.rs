@@ -396,6 +396,25 @@ pub struct RigSpec {
     pub joints: Vec<Joint>,
     /// The component on the root GameObject.
     pub component: RigComponent,
+    /// Cubes drawn by MeshRenderers on the rig's GameObjects, written after the rig's other
+    /// objects.
+    pub renderers: Vec<RendererSpec>,
+}
+
+/// A MeshRenderer with its MeshFilter on one joint's GameObject, drawing a cube of its own
+/// Mesh with a Material of one colour (`_Color`, the built-in pipeline's main colour).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RendererSpec {
+    /// The joint whose GameObject holds the components.
+    pub joint: usize,
+    /// The renderer's `m_Enabled`.
+    pub enabled: bool,
+    /// The cube's edge length, centred on the joint.
+    pub size: f32,
+    /// The Material's `_Color` (RGBA, gamma space).
+    pub color: [f32; 4],
+    /// The Mesh's and the Material's `m_Name`.
+    pub name: String,
 }
 
 /// The animation component on the rig's root.
@@ -427,6 +446,8 @@ pub struct Joint {
     pub rotation: [f32; 4],
     /// `m_LocalScale`.
     pub scale: [f32; 3],
+    /// The GameObject's own `m_IsActive`.
+    pub active: bool,
 }
 
 impl Joint {
@@ -438,6 +459,7 @@ impl Joint {
             position,
             rotation: [0.0, 0.0, 0.0, 1.0],
             scale: [1.0; 3],
+            active: true,
         }
     }
 }

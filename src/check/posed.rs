@@ -6,7 +6,10 @@ use std::cell::OnceCell;
 
 use super::corners::{frame_times, sharpest_corner};
 use super::measure::{Measure, Quantity, Sides, Thresholds, measure};
-use super::seams::{Tolerance, align, dense_corner, seam_sides};
+use super::seams::{
+    Tolerance, align, dense_corner, finite_values, left_limit, right_limit, seam_sides,
+};
+use super::steps::{sort_snapped, step_ends};
 use super::*;
 use crate::avatar::HumanBone;
 use crate::clip::ClipData;
@@ -61,54 +64,21 @@ impl Posed<'_> {
             return Vec::new();
         };
         let curve = curves[largest];
-        let poses = [
-            self.pose(&before, -SPEED_STEP),
-            self.pose(&before, 0.0),
-            self.pose(&after, 0.0),
-            self.pose(&after, SPEED_STEP),
-        ];
+        let poses = self.poses_around(&before, &after);
         let mut out = Vec::new();
         let times = frame_times(clip);
         let frames: OnceCell<Vec<Vec<JointLocal>>> = OnceCell::new();
-        let mut push = |joint: usize, quantity: Quantity, what: &str| {
-            let comps = |pose: usize| -> Vec<f32> {
-                let p = &poses[pose][joint];
-                match quantity {
-                    Quantity::Rotation => p.q.to_vec(),
-                    _ => p.t.to_vec(),
-                }
-            };
-            // (value at `at`, slope from `prev` to `next`), both ends in `at`'s hemisphere.
-            let side = |at: usize, prev: usize, next: usize| -> Sides {
-                let v = comps(at);
-                let near = |x: Vec<f32>| {
-                    let dot: f32 = x.iter().zip(&v).map(|(p, q)| p * q).sum();
-                    let flip = quantity == Quantity::Rotation && dot < 0.0;
-                    x.into_iter()
-                        .map(|c| if flip { -c } else { c })
-                        .collect::<Vec<f32>>()
-                };
-                let (p, n) = (near(comps(prev)), near(comps(next)));
-                (0..v.len())
-                    .map(|i| (v[i], (n[i] - p[i]) / SPEED_STEP))
-                    .collect()
-            };
-            let before = side(1, 0, 1);
-            let mut after = side(2, 2, 3);
-            align(quantity, &before, &mut after);
-            let (jump, slope) = measure(quantity, &before, &after, ctx.size);
+        for (joint, quantity, what) in self.measured_joints() {
+            let (jump, slope) = joint_jump(&poses, joint, quantity, ctx.size);
             let slope_jump = if slope_counts { slope } else { 0.0 };
             let m = quantity.measure();
             if Thresholds::negligible(m, jump, slope_jump) {
-                return;
+                continue;
             }
             let frames = frames.get_or_init(|| self.frames(clip, &times));
             let values: Vec<Vec<f32>> = frames
                 .iter()
-                .map(|pose| match quantity {
-                    Quantity::Rotation => pose[joint].q.to_vec(),
-                    _ => pose[joint].t.to_vec(),
-                })
+                .map(|pose| components(&pose[joint], quantity))
                 .collect();
             let corner = sharpest_corner(quantity, &times, &values, ctx.size);
             let path = self.skeleton.joints[joint].path.clone();
@@ -125,16 +95,114 @@ impl Posed<'_> {
                 inner_slope_jump: corner,
                 severity: ctx.thresholds.severity(m, jump, slope_jump, corner),
             });
-        };
-        let joints = self.rig.joint_count().min(self.skeleton.joints.len());
-        for joint in (0..joints).filter(|&j| self.rig.joint_bone(j).is_some()) {
-            push(joint, Quantity::Rotation, "rotation");
-        }
-        if let Some(hips) = self.rig.bone_joint(HumanBone::Hips).filter(|&j| j < joints) {
-            push(hips, Quantity::Position, "body position");
         }
         debug_assert!(out.iter().all(|s| s.measure != Measure::Muscle));
         out
+    }
+
+    /// The steps of the clip's stepped humanoid curves, measured on the posed bones: at each
+    /// key ending a held stretch of any of them, the pose of every curve's left limit
+    /// against that of its right limit. One entry per human bone (and the body position)
+    /// that jumps, with its largest jump and when.
+    pub fn steps(&self, clip: &ClipData, ctx: &Context<'_>) -> Vec<StepInfo> {
+        let curves: Vec<usize> = self
+            .muscles
+            .curves
+            .iter()
+            .map(|&(c, _)| c)
+            .filter(|&c| c < clip.curves.len())
+            .collect();
+        if curves.len() != self.muscles.curves.len() {
+            return Vec::new();
+        }
+        let stepped: Vec<usize> = curves
+            .iter()
+            .copied()
+            .filter(|&c| !step_times(clip.curves[c].curve.keys()).is_empty())
+            .collect();
+        let Some(&first) = stepped.first() else {
+            return Vec::new();
+        };
+        let mut times: Vec<f32> = stepped
+            .iter()
+            .flat_map(|&c| step_times(clip.curves[c].curve.keys()))
+            .collect();
+        let mut ends: Vec<f32> = stepped
+            .iter()
+            .flat_map(|&c| step_ends(clip.curves[c].curve.keys()))
+            .collect();
+        sort_snapped(&mut times);
+        sort_snapped(&mut ends);
+        let joints = self.measured_joints();
+        // Per measured joint: (largest jump, when, largest slope jump).
+        let mut largest = vec![(0.0f32, times[0], 0.0f32); joints.len()];
+        for &t in &ends {
+            let side = |limit: fn(&crate::curve::Curve, f32) -> (f32, f32)| -> Sides {
+                curves
+                    .iter()
+                    .map(|&c| limit(&clip.curves[c].curve, t))
+                    .collect()
+            };
+            let (before, after) = (side(left_limit), side(right_limit));
+            if !finite_values(&before) || !finite_values(&after) {
+                continue;
+            }
+            let poses = self.poses_around(&before, &after);
+            for (k, &(joint, quantity, _)) in joints.iter().enumerate() {
+                let (jump, slope) = joint_jump(&poses, joint, quantity, ctx.size);
+                let l = &mut largest[k];
+                if jump > l.0 {
+                    (l.0, l.1) = (jump, t);
+                }
+                l.2 = l.2.max(slope);
+            }
+        }
+        let mut out = Vec::new();
+        for (&(joint, quantity, what), &(jump, at, slope_jump)) in joints.iter().zip(&largest) {
+            let measure = quantity.measure();
+            if Thresholds::negligible(measure, jump, slope_jump) {
+                continue;
+            }
+            let path = self.skeleton.joints[joint].path.clone();
+            out.push(StepInfo {
+                curve: first,
+                binding: format!("{path}: posed {what}"),
+                component: clip.curves[first].component,
+                times: times.clone(),
+                joint: path,
+                measure,
+                jump,
+                slope_jump,
+                at,
+                severity: ctx.thresholds.severity(measure, jump, slope_jump, 0.0),
+            });
+        }
+        out
+    }
+
+    /// The joints measured on a posed humanoid clip: each human bone's joint by its local
+    /// rotation, and the Hips by the body position.
+    fn measured_joints(&self) -> Vec<(usize, Quantity, &'static str)> {
+        let joints = self.rig.joint_count().min(self.skeleton.joints.len());
+        let mut out: Vec<(usize, Quantity, &'static str)> = (0..joints)
+            .filter(|&j| self.rig.joint_bone(j).is_some())
+            .map(|j| (j, Quantity::Rotation, "rotation"))
+            .collect();
+        if let Some(hips) = self.rig.bone_joint(HumanBone::Hips).filter(|&j| j < joints) {
+            out.push((hips, Quantity::Position, "body position"));
+        }
+        out
+    }
+
+    /// The poses around a jump: `before` moved back [`SPEED_STEP`] along its slopes,
+    /// `before`, `after`, and `after` moved on along its slopes.
+    fn poses_around(&self, before: &Sides, after: &Sides) -> [Vec<JointLocal>; 4] {
+        [
+            self.pose(before, -SPEED_STEP),
+            self.pose(before, 0.0),
+            self.pose(after, 0.0),
+            self.pose(after, SPEED_STEP),
+        ]
     }
 
     /// The rig's joint locals posed by the clip at each of `times`, without root motion.
@@ -175,4 +243,42 @@ impl Posed<'_> {
             });
         self.posed(&HumanPose::from_values(values))
     }
+}
+
+/// A posed joint's rotation (x, y, z, w) or position, as measured.
+fn components(local: &JointLocal, quantity: Quantity) -> Vec<f32> {
+    match quantity {
+        Quantity::Rotation => local.q.to_vec(),
+        _ => local.t.to_vec(),
+    }
+}
+
+/// One joint's (jump, slope jump) across [`Posed::poses_around`]'s poses: each side's value
+/// and its slope over [`SPEED_STEP`], a rotation's neighbours taken in its hemisphere.
+fn joint_jump(
+    poses: &[Vec<JointLocal>; 4],
+    joint: usize,
+    quantity: Quantity,
+    size: f32,
+) -> (f32, f32) {
+    let comps = |pose: usize| components(&poses[pose][joint], quantity);
+    // (value at `at`, slope from `prev` to `next`), both ends in `at`'s hemisphere.
+    let side = |at: usize, prev: usize, next: usize| -> Sides {
+        let v = comps(at);
+        let near = |x: Vec<f32>| {
+            let dot: f32 = x.iter().zip(&v).map(|(p, q)| p * q).sum();
+            let flip = quantity == Quantity::Rotation && dot < 0.0;
+            x.into_iter()
+                .map(|c| if flip { -c } else { c })
+                .collect::<Vec<f32>>()
+        };
+        let (p, n) = (near(comps(prev)), near(comps(next)));
+        (0..v.len())
+            .map(|i| (v[i], (n[i] - p[i]) / SPEED_STEP))
+            .collect()
+    };
+    let before = side(1, 0, 1);
+    let mut after = side(2, 2, 3);
+    align(quantity, &before, &mut after);
+    measure(quantity, &before, &after, size)
 }

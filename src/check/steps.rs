@@ -1,5 +1,6 @@
 //! Steps: curves whose keys hold their value until the next key, measured on the joint at
-//! the key where each held stretch ends (where the value jumps).
+//! the key where each held stretch ends (where the value jumps). A humanoid clip's muscle
+//! curves on a humanoid rig are measured on the posed bones instead (`posed.rs`).
 
 use super::measure::{Severity, Sides, measure};
 use super::seams::{align, finite_values, left_limit, right_limit};
@@ -10,7 +11,7 @@ use crate::curve::Key;
 
 pub(super) fn steps(clip: &ClipData, ctx: &Context<'_>) -> Vec<StepInfo> {
     let mut out = Vec::new();
-    for unit in units(clip, ctx.namer, false) {
+    for unit in units(clip, ctx.namer, ctx.posed()) {
         let stepped: Vec<(usize, Vec<f32>)> = unit
             .curves
             .iter()
@@ -66,17 +67,20 @@ pub(super) fn steps(clip: &ClipData, ctx: &Context<'_>) -> Vec<StepInfo> {
             severity: ctx.thresholds.severity(measure, jump, slope_jump, 0.0),
         });
     }
+    if let Some(posed) = &ctx.humanoid {
+        out.extend(posed.steps(clip, ctx));
+    }
     out
 }
 
 /// Sorts times and drops those within [`SNAP_SECONDS`] of the one before.
-fn sort_snapped(times: &mut Vec<f32>) {
+pub(super) fn sort_snapped(times: &mut Vec<f32>) {
     times.sort_by(f32::total_cmp);
     times.dedup_by(|b, a| (*b - *a).abs() <= SNAP_SECONDS);
 }
 
 /// Times of the keys where a held stretch ends: the key after each step.
-fn step_ends(keys: &[Key]) -> Vec<f32> {
+pub(super) fn step_ends(keys: &[Key]) -> Vec<f32> {
     keys.windows(2)
         .filter(|pair| pair[0].time != -f32::MAX)
         .filter(|pair| pair[0].is_step_out() || pair[1].in_slope.is_infinite())

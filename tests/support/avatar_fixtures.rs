@@ -176,6 +176,7 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
                 position: x.t,
                 rotation: x.q,
                 scale: x.s,
+                active: true,
             }
         })
         .collect();
@@ -183,6 +184,7 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
     bundle.rig = Some(RigSpec {
         joints,
         component: RigComponent::AnimatorWithAvatar(Box::new(avatar_spec)),
+        renderers: Vec::new(),
     });
     Fixture {
         bytes: write_bundle(&bundle).expect("the fixture writes"),

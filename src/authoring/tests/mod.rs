@@ -3,6 +3,7 @@
 //! which catches struct fields missing from the end of a type.
 
 mod readback;
+mod renderer;
 mod rig;
 mod samples;
 

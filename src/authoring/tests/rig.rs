@@ -81,6 +81,7 @@ fn malformed_rigs_are_rejected() {
         RigSpec {
             joints: vec![],
             component: RigComponent::Animator,
+            renderers: Vec::new(),
         },
         RigSpec {
             joints: vec![
@@ -88,6 +89,7 @@ fn malformed_rigs_are_rejected() {
                 Joint::new("b", Some(1), [0.0; 3]),
             ],
             component: RigComponent::Animator,
+            renderers: Vec::new(),
         },
         RigSpec {
             joints: vec![
@@ -95,6 +97,7 @@ fn malformed_rigs_are_rejected() {
                 Joint::new("b", None, [0.0; 3]),
             ],
             component: RigComponent::Animator,
+            renderers: Vec::new(),
         },
         sample_rig(RigComponent::Animation {
             clips: vec![5],

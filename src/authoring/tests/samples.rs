@@ -149,6 +149,7 @@ pub(super) fn sample_rig(component: RigComponent) -> RigSpec {
             Joint::new("Tail", Some(0), [0.0, 0.2, -0.5]),
         ],
         component,
+        renderers: Vec::new(),
     }
 }
 
