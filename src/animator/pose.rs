@@ -628,3 +628,78 @@ fn slerp_identity(d: Q, a: f64) -> Q {
     let k = (a * half).sin() / s;
     Q::new(d.x * k, d.y * k, d.z * k, (a * half).cos())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(x: f64, y: f64, z: f64, degrees: f64) -> V4 {
+        Q::axis_angle(
+            crate::humanoid::math::V3::new(x, y, z),
+            degrees.to_radians(),
+        )
+        .to_f32()
+    }
+
+    fn close(a: V4, b: V4) {
+        let dot: f32 = (0..4).map(|k| a[k] * b[k]).sum();
+        assert!(dot.abs() > 1.0 - 1e-6, "{a:?} != {b:?}");
+    }
+
+    fn one_channel(quat: bool) -> (LayerSetup, Vec<Channel>) {
+        let setup = LayerSetup {
+            set: vec![0],
+            in_set: vec![true],
+            human: false,
+            mask: vec![1.0],
+            write_defaults: HashMap::new(),
+        };
+        let len = if quat { 4 } else { 3 };
+        (setup, vec![Channel { len, quat, slot: 0 }])
+    }
+
+    #[test]
+    fn additive_rotation_turns_the_pose_below_by_a_share_of_the_layer_over_its_reference() {
+        let (setup, channels) = one_channel(true);
+        // Below: 90° about x; the layer 90° about y over a reference of 30° about y; at
+        // weight 0.5 the pose below turns by half of the 60° difference.
+        let mut cur = vec![axis(1.0, 0.0, 0.0, 90.0)];
+        add(
+            &setup,
+            0.5,
+            &channels,
+            &[axis(0.0, 1.0, 0.0, 90.0)],
+            &[axis(0.0, 1.0, 0.0, 30.0)],
+            &mut cur,
+        );
+        let expected =
+            Q::from_f32(axis(1.0, 0.0, 0.0, 90.0)) * Q::from_f32(axis(0.0, 1.0, 0.0, 30.0));
+        close(cur[0], expected.to_f32());
+    }
+
+    #[test]
+    fn override_rotation_blends_in_the_shorter_hemisphere() {
+        let (setup, channels) = one_channel(true);
+        // The layer's rotation given with w < 0: the same 90° about y.
+        let mut cur = vec![[0.0, 0.0, 0.0, 1.0]];
+        let layer = axis(0.0, 1.0, 0.0, 90.0).map(|c| -c);
+        override_with(&setup, 0.5, &channels, &[layer], &mut cur);
+        // Normalised lerp half way: 45° about y.
+        close(cur[0], axis(0.0, 1.0, 0.0, 45.0));
+    }
+
+    #[test]
+    fn additive_position_adds_the_weighted_difference() {
+        let (setup, channels) = one_channel(false);
+        let mut cur = vec![[1.0, 2.0, 3.0, 0.0]];
+        add(
+            &setup,
+            0.25,
+            &channels,
+            &[[4.0, 0.0, 0.0, 0.0]],
+            &[[0.0, 4.0, 0.0, 0.0]],
+            &mut cur,
+        );
+        assert_eq!(cur[0], [2.0, 1.0, 3.0, 0.0]);
+    }
+}
