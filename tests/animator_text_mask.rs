@@ -59,7 +59,7 @@ fn a_mask_asset_found_by_guid_masks_the_layer() {
     let Some(path) = project("found", GUID) else {
         return;
     };
-    let ws = Workspace::open(&[path.clone()], &OpenOptions::default());
+    let ws = Workspace::open(std::slice::from_ref(&path), &OpenOptions::default());
     let c = ws.controllers[0].model.as_ref().expect("decodes");
     let layer = &c.layers[1];
     assert_eq!(layer.mask_asset, None);
@@ -82,7 +82,7 @@ fn a_mask_asset_not_found_leaves_the_layer_unmasked_with_a_warning() {
     let Some(path) = project("missing", "ffffffffffffffffffffffffffffffff") else {
         return;
     };
-    let ws = Workspace::open(&[path.clone()], &OpenOptions::default());
+    let ws = Workspace::open(std::slice::from_ref(&path), &OpenOptions::default());
     let c = ws.controllers[0].model.as_ref().expect("decodes");
     let layer = &c.layers[1];
     assert!(layer.mask.is_empty() && layer.body_mask.is_none());

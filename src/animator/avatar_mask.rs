@@ -76,7 +76,7 @@ pub fn from_file(path: &std::path::Path, file_id: i64) -> Result<LayerMask, Stri
 /// hex words).
 fn body_mask(hex: &str) -> Option<Vec<u32>> {
     let hex = hex.trim();
-    if hex.len() % 8 != 0 || !hex.is_ascii() {
+    if !hex.len().is_multiple_of(8) || !hex.is_ascii() {
         return None;
     }
     let parts: Vec<u32> = (0..hex.len() / 8)

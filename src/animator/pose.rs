@@ -256,8 +256,8 @@ impl<'a> PoseBlender<'a> {
         let mut pose = HumanPose::default();
         for c in b.human_channels.clone() {
             let ch = b.channels[c];
-            for k in 0..ch.len {
-                pose.set(ch.slot + k, cur[c][k]);
+            for (k, v) in cur[c][..ch.len].iter().enumerate() {
+                pose.set(ch.slot + k, *v);
             }
         }
         scratch.posed.clone_from(&self.out);

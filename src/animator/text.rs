@@ -14,6 +14,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
+use super::avatar_mask::LayerMask;
 use super::model::*;
 use crate::unity::{Float, Int};
 use crate::yaml::{
@@ -312,7 +313,7 @@ impl<'a> Docs<'a> {
                 Some(source) => b.synced_machine(&raw_layers[source], l)?,
                 None => b.root_machine(&l.m_StateMachine, &name)?,
             };
-            let (mask, body_mask, mask_asset) = b.layer_mask(&l.m_Mask);
+            let ((mask, body_mask), mask_asset) = b.layer_mask(&l.m_Mask);
             layers.push(Layer {
                 name,
                 blending: if l.m_BlendingMode.0 == 1 {
@@ -403,12 +404,9 @@ impl Builder<'_, '_> {
     /// A synced layer: the source layer's machine with this layer's motions in its states.
     /// A layer's AvatarMask, read from this file or the asset its guid names; when it
     /// cannot be read, no mask and the reason (`mask_asset`).
-    fn layer_mask(
-        &mut self,
-        r: &YamlRef,
-    ) -> (Vec<(String, f32)>, Option<Vec<u32>>, Option<String>) {
+    fn layer_mask(&mut self, r: &YamlRef) -> (LayerMask, Option<String>) {
         if r.is_null() {
-            return (Vec::new(), None, None);
+            return ((Vec::new(), None), None);
         }
         let found = match &r.guid {
             None => {
@@ -421,10 +419,9 @@ impl Builder<'_, '_> {
             },
         };
         match found {
-            Ok((mask, body)) => (mask, body, None),
+            Ok(mask) => (mask, None),
             Err(why) => (
-                Vec::new(),
-                None,
+                (Vec::new(), None),
                 Some(format!("AvatarMask {}: {why}", describe_ref(r))),
             ),
         }
