@@ -115,7 +115,7 @@ impl<'a> PoseBlender<'a> {
         humanoid: Option<&'a HumanoidRig>,
         clip: &dyn Fn(&ResolvedClip) -> Option<&'a ClipData>,
     ) -> PoseBlender<'a> {
-        let (channels, human_channels) = channels(skeleton.joints.len());
+        let (channels, human_channels) = channels(skeleton.joints.len(), humanoid.is_some());
         let mut b = Bound {
             skeleton,
             humanoid,
@@ -538,9 +538,9 @@ fn joint_channel(joint: usize, target: TrackTarget) -> usize {
         }
 }
 
-/// Every channel: per joint position, rotation, scale; then the human pose's values (each
-/// quaternion as one channel, every other value alone).
-fn channels(joints: usize) -> (Vec<Channel>, std::ops::Range<usize>) {
+/// Every channel: per joint position, rotation, scale; then, for a humanoid rig, the human
+/// pose's values (each quaternion as one channel, every other value alone).
+fn channels(joints: usize, human: bool) -> (Vec<Channel>, std::ops::Range<usize>) {
     let joint = |len, quat| Channel { len, quat, slot: 0 };
     let mut out = Vec::with_capacity(joints * 3 + slot::COUNT);
     for _ in 0..joints {
@@ -552,7 +552,7 @@ fn channels(joints: usize) -> (Vec<Channel>, std::ops::Range<usize>) {
         .into_iter()
         .chain((0..4).map(|g| slot::GOALS + 7 * g + 3))
         .collect();
-    let mut s = 0;
+    let mut s = if human { 0 } else { slot::COUNT };
     while s < slot::COUNT {
         let quat = quats.contains(&s);
         let len = if quat { 4 } else { 1 };
