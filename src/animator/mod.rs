@@ -18,6 +18,7 @@ pub mod blend;
 pub mod built;
 pub mod check;
 pub mod json;
+mod layer_rules;
 pub mod machine;
 #[cfg(test)]
 mod machine_tests;
