@@ -6,7 +6,7 @@
 //! §8: human bones are the muscles' alone).
 
 use crate::clip::{BindingKind, ClipData};
-use crate::curve::euler_quat;
+use crate::curve::{PackedCurves, euler_quat};
 use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::rig::Skeleton;
 
@@ -19,6 +19,25 @@ enum Channel {
     Euler(u8),
 }
 
+/// Which part of a joint's local transform a track sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrackTarget {
+    Position,
+    /// Quaternion and Euler tracks alike.
+    Rotation,
+    Scale,
+}
+
+impl Channel {
+    fn target(self) -> TrackTarget {
+        match self {
+            Channel::Position => TrackTarget::Position,
+            Channel::Rotation | Channel::Euler(_) => TrackTarget::Rotation,
+            Channel::Scale => TrackTarget::Scale,
+        }
+    }
+}
+
 /// A Transform track bound to a joint.
 #[derive(Clone, Debug)]
 struct BoundTrack {
@@ -26,6 +45,47 @@ struct BoundTrack {
     channel: Channel,
     /// The clip's curve indices, in component order.
     curves: Vec<usize>,
+    /// The components packed for fast sampling, when they share their key times.
+    packed: Packed,
+}
+
+/// A track's components packed side by side ([`PackedCurves`]).
+#[derive(Clone, Debug)]
+enum Packed {
+    None,
+    Three(PackedCurves<3>),
+    Four(PackedCurves<4>),
+}
+
+impl Packed {
+    fn new(clip: &ClipData, curves: &[usize]) -> Packed {
+        let curve = |i: usize| {
+            curves
+                .get(i)
+                .and_then(|&c| clip.curves.get(c))
+                .map(|c| c.curve.clone())
+        };
+        match curves.len() {
+            3 => (|| {
+                Some(Packed::Three(PackedCurves::new(&[
+                    curve(0)?,
+                    curve(1)?,
+                    curve(2)?,
+                ])?))
+            })()
+            .unwrap_or(Packed::None),
+            4 => (|| {
+                Some(Packed::Four(PackedCurves::new(&[
+                    curve(0)?,
+                    curve(1)?,
+                    curve(2)?,
+                    curve(3)?,
+                ])?))
+            })()
+            .unwrap_or(Packed::None),
+            _ => Packed::None,
+        }
+    }
 }
 
 /// A clip bound to a rig, ready to pose it at any clip time.
@@ -71,6 +131,7 @@ impl<'a> ClipPoser<'a> {
                     joint,
                     channel,
                     curves: track.curves.clone(),
+                    packed: Packed::None,
                 })
             })
             .collect();
@@ -114,6 +175,70 @@ impl<'a> ClipPoser<'a> {
             }
         }
         out
+    }
+
+    /// The humanoid rig and the clip's muscle curves, when the clip is posed from muscles.
+    pub fn humanoid(&self) -> Option<(&'a HumanoidRig, &ClipMuscles)> {
+        self.humanoid.as_ref().map(|(rig, m)| (*rig, m))
+    }
+
+    /// The clip this poser samples.
+    pub fn clip(&self) -> &'a ClipData {
+        self.clip
+    }
+
+    /// The joints and channels the clip's Transform tracks set (human bones excluded when
+    /// the clip is posed from its muscles), one entry per track.
+    pub fn animated(&self) -> impl Iterator<Item = (usize, TrackTarget)> + '_ {
+        self.tracks.iter().map(|t| (t.joint, t.channel.target()))
+    }
+
+    /// Packs each track's components side by side where they share their key times, so
+    /// that [`ClipPoser::sample_tracks`] finds each segment once per track (values agree
+    /// with per-curve sampling to within `f32` rounding). For posers sampled every frame.
+    pub fn packed(mut self) -> ClipPoser<'a> {
+        for track in &mut self.tracks {
+            track.packed = Packed::new(self.clip, &track.curves);
+        }
+        self
+    }
+
+    /// Each Transform track's value at clip time `t`: `f(joint, target, value)` with the
+    /// value `[x, y, z, 0]` for positions and scales, `[x, y, z, w]` (unit) for rotations
+    /// (Euler tracks converted). Curves the clip lacks read 0.
+    pub fn sample_tracks(&self, t: f32, mut f: impl FnMut(usize, TrackTarget, [f32; 4])) {
+        for track in &self.tracks {
+            let packed = match &track.packed {
+                Packed::None => None,
+                Packed::Three(p) => {
+                    let [x, y, z] = p.sample(t);
+                    Some([x, y, z, 0.0])
+                }
+                Packed::Four(p) => Some(p.sample(t)),
+            };
+            if let Some(v) = packed {
+                let value = match track.channel {
+                    Channel::Position | Channel::Scale => v,
+                    Channel::Rotation => normalized(v),
+                    Channel::Euler(order) => euler_quat([v[0], v[1], v[2]], order),
+                };
+                f(track.joint, track.channel.target(), value);
+                continue;
+            }
+            let v = |i: usize| {
+                track
+                    .curves
+                    .get(i)
+                    .and_then(|&c| self.clip.sample_curve(c, t))
+                    .unwrap_or(0.0)
+            };
+            let value = match track.channel {
+                Channel::Position | Channel::Scale => [v(0), v(1), v(2), 0.0],
+                Channel::Rotation => normalized([v(0), v(1), v(2), v(3)]),
+                Channel::Euler(order) => euler_quat([v(0), v(1), v(2)], order),
+            };
+            f(track.joint, track.channel.target(), value);
+        }
     }
 
     /// Every joint's transform relative to the rig's root (the root itself is the identity).
