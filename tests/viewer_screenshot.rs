@@ -517,3 +517,36 @@ fn only_the_active_enabled_cube_is_drawn_until_a_clip_turns_an_inactive_one_on()
         counts[1]
     );
 }
+
+/// A screenshot of files with no clip to play (only a rig), or with a `--clip` name that
+/// names none, ends with an error instead of waiting for a scene that is never built.
+#[test]
+fn a_screenshot_with_nothing_to_show_fails_instead_of_waiting() {
+    if !available("xvfb-run", "--help") {
+        eprintln!("SKIP: xvfb-run is missing (.ci/run installs xvfb and mesa-vulkan-drivers)");
+        return;
+    }
+    let path = renderer_fixture::write("noclip", false);
+    let dir = path.parent().unwrap().to_path_buf();
+    let runtime = dir.join("xdg");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let output = Command::new("timeout")
+        .arg("600")
+        .arg("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_clipscope"))
+        .arg("view")
+        .arg(&path)
+        .arg("--screenshot")
+        .arg(dir.join("shot.png"))
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("WGPU_BACKEND", "vulkan")
+        .output()
+        .expect("xvfb-run starts");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("nothing to show"), "{stderr}");
+    assert!(!dir.join("shot.png").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -25,11 +25,25 @@ pub fn capture_when_ready(
     joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
     windows: Query<&Window>,
     shown: (Res<Selection>, Option<Res<Library>>, Res<ReferenceDiff>),
+    mut exit: MessageWriter<AppExit>,
 ) {
     let Some(path) = options.screenshot.clone() else {
         return;
     };
-    if *requested || scene.root.is_none() || scene.frames < WARMUP_FRAMES {
+    if *requested {
+        return;
+    }
+    if shown.1.is_some() && shown.0.clip.is_none() {
+        // Loaded, and no clip to show (none decoded, or `--clip` names none): the scene is
+        // never built, so say so and stop rather than wait for it.
+        *requested = true;
+        error!(
+            "--screenshot: nothing to show, the opened files have no decoded clip to play (or none with the --clip name)"
+        );
+        exit.write(AppExit::error());
+        return;
+    }
+    if scene.root.is_none() || scene.frames < WARMUP_FRAMES {
         return;
     }
     *requested = true;

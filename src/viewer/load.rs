@@ -112,6 +112,9 @@ pub fn poll_loading(
         rig: rig.map(Arc::new),
     };
     selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
+    if let (Some(name), None) = (&options.clip, selection.clip) {
+        warn!("--clip {name}: no decoded clip has that name");
+    }
     selection.reference = options.reference.as_deref().and_then(|name| {
         let found = super::scene::initial_reference(&library.main, name, selection.clip);
         if found.is_none() {
