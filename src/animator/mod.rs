@@ -18,6 +18,7 @@ mod machine_tests;
 pub mod machines;
 pub mod model;
 pub mod names;
+pub mod owned;
 pub mod params;
 pub mod raw;
 pub mod script;
