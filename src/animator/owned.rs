@@ -95,6 +95,13 @@ impl OwnedAnimator {
             .collect()
     }
 
+    /// The weights of a blend tree's children under the current parameters (nested trees
+    /// count as one child each).
+    pub fn tree_weights(&self, tree: &super::model::BlendTree) -> Vec<f64> {
+        let mut params = self.cell.borrow_dependent().params.clone();
+        super::tree::weights(tree, &mut params)
+    }
+
     /// Sets a float parameter.
     pub fn set_float(&mut self, name: &str, value: f32) -> Result<(), ParamError> {
         self.set_kind(name, ParameterKind::Float, value as f64)

@@ -7,6 +7,7 @@
 
 mod camera;
 mod capture;
+mod controller;
 mod draw;
 mod fps;
 mod input;
@@ -73,6 +74,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .init_resource::<scene::Selection>()
     .init_resource::<scene::SceneState>()
     .init_resource::<reference::ReferenceDiff>()
+    .init_resource::<controller::ControllerView>()
     .init_resource::<camera::OrbitCamera>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
     .add_systems(PostStartup, camera::no_msaa_on_software)
@@ -81,6 +83,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
         (
             load::poll_loading,
             load::dropped_files,
+            controller::drive_controller,
             scene::rebuild_scene,
             reference::update_reference_diff,
             scene::humanoid_root_motion,
