@@ -19,6 +19,25 @@ enum Channel {
     Euler(u8),
 }
 
+/// Which part of a joint's local transform a track sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrackTarget {
+    Position,
+    /// Quaternion and Euler tracks alike.
+    Rotation,
+    Scale,
+}
+
+impl Channel {
+    fn target(self) -> TrackTarget {
+        match self {
+            Channel::Position => TrackTarget::Position,
+            Channel::Rotation | Channel::Euler(_) => TrackTarget::Rotation,
+            Channel::Scale => TrackTarget::Scale,
+        }
+    }
+}
+
 /// A Transform track bound to a joint.
 #[derive(Clone, Debug)]
 struct BoundTrack {
@@ -114,6 +133,43 @@ impl<'a> ClipPoser<'a> {
             }
         }
         out
+    }
+
+    /// The humanoid rig and the clip's muscle curves, when the clip is posed from muscles.
+    pub fn humanoid(&self) -> Option<(&'a HumanoidRig, &ClipMuscles)> {
+        self.humanoid.as_ref().map(|(rig, m)| (*rig, m))
+    }
+
+    /// The clip this poser samples.
+    pub fn clip(&self) -> &'a ClipData {
+        self.clip
+    }
+
+    /// The joints and channels the clip's Transform tracks set (human bones excluded when
+    /// the clip is posed from its muscles), one entry per track.
+    pub fn animated(&self) -> impl Iterator<Item = (usize, TrackTarget)> + '_ {
+        self.tracks.iter().map(|t| (t.joint, t.channel.target()))
+    }
+
+    /// Each Transform track's value at clip time `t`: `f(joint, target, value)` with the
+    /// value `[x, y, z, 0]` for positions and scales, `[x, y, z, w]` (unit) for rotations
+    /// (Euler tracks converted). Curves the clip lacks read 0.
+    pub fn sample_tracks(&self, t: f32, mut f: impl FnMut(usize, TrackTarget, [f32; 4])) {
+        for track in &self.tracks {
+            let v = |i: usize| {
+                track
+                    .curves
+                    .get(i)
+                    .and_then(|&c| self.clip.sample_curve(c, t))
+                    .unwrap_or(0.0)
+            };
+            let value = match track.channel {
+                Channel::Position | Channel::Scale => [v(0), v(1), v(2), 0.0],
+                Channel::Rotation => normalized([v(0), v(1), v(2), v(3)]),
+                Channel::Euler(order) => euler_quat([v(0), v(1), v(2)], order),
+            };
+            f(track.joint, track.channel.target(), value);
+        }
     }
 
     /// Every joint's transform relative to the rig's root (the root itself is the identity).

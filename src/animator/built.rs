@@ -75,6 +75,7 @@ pub fn from_raw(raw: &raw::AnimatorController) -> Controller {
                 .map(|e| (names.name(e.m_PathHash.0 as u32), e.m_Weight.0))
                 .collect(),
             body_mask: body_mask(&layer.m_BodyMask),
+            mask_asset: None,
             state_machine: machine,
         });
     }

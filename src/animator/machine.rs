@@ -154,6 +154,8 @@ pub struct StateOutput {
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeafOutput {
     pub clip: Option<String>,
+    /// The clip's file (index in the workspace) and path id, when it is loaded.
+    pub file: Option<usize>,
     pub path_id: Option<i64>,
     pub tree_weight: f64,
     pub weight: f64,
@@ -834,6 +836,7 @@ fn leaf_output(
     let resolved = l.clip.as_ref().and_then(|c| c.resolved.as_ref());
     LeafOutput {
         clip: resolved.map(|r| r.name.clone()),
+        file: resolved.map(|r| r.file),
         path_id: resolved.map(|r| r.path_id),
         tree_weight,
         weight: state_weight * tree_weight,

@@ -4,9 +4,14 @@
 //!
 //! - [`model`]: the data model; [`raw`], [`built`], [`machines`]: class 91 as stored and its
 //!   conversion; [`text`]: editor YAML; [`names`]: the string table.
+//! - [`tree`], [`blend`]: blend tree leaves and weights; [`machine`]: the state machine per
+//!   update; [`script`]: scripted runs.
+//! - [`pose`]: the machine's output blended into joint transforms on a rig
+//!   ([`pose::PoseBlender`]); [`mask`]: layer masks per joint and per human-pose value.
 //!
 //! Free of Bevy and of the workspace: clips are linked by [`model::ClipSource`] and resolved
-//! by the caller into [`model::ResolvedClip`]s.
+//! by the caller into [`model::ResolvedClip`]s; pose blending takes the rig and the clips'
+//! data from the caller.
 
 pub mod blend;
 pub mod built;
@@ -16,10 +21,12 @@ pub mod machine;
 #[cfg(test)]
 mod machine_tests;
 pub mod machines;
+pub mod mask;
 pub mod model;
 pub mod names;
 pub mod owned;
 pub mod params;
+pub mod pose;
 pub mod raw;
 pub mod script;
 pub mod text;

@@ -87,8 +87,12 @@ pub struct Layer {
     /// The mask: transform paths or path hashes (hex when unnamed) with their weights;
     /// empty = no mask.
     pub mask: Vec<(String, f32)>,
-    /// Humanoid body mask words as stored (binary), `None` for "every part".
+    /// Humanoid body mask words as stored (binary; text masks converted to the same
+    /// bits), `None` for "every part".
     pub body_mask: Option<Vec<u32>>,
+    /// A text layer's AvatarMask reference that could not be read (`mask` and `body_mask`
+    /// are then empty: the layer plays unmasked, with a warning when posed).
+    pub mask_asset: Option<String>,
     pub state_machine: StateMachine,
 }
 

@@ -115,6 +115,27 @@ pub fn run(
     fps: f64,
     times: &[f64],
 ) -> (Vec<Frame>, Vec<String>) {
+    run_observed(controller, script, fps, times, None)
+}
+
+/// What [`run_observed`] reports as it goes.
+pub enum Step<'o> {
+    /// The output after initialisation and after each update (every update, also the
+    /// shorter ones that reach a requested time).
+    Update(&'o [LayerOutput]),
+    /// A frame was taken (at the state of the last `Update`).
+    Frame,
+}
+
+/// [`run`], telling `observe` every update's output and every frame taken (pose blending
+/// follows every update: a state without Write Defaults blends over the previous pose).
+pub fn run_observed(
+    controller: &Controller,
+    script: &[(f64, Action)],
+    fps: f64,
+    times: &[f64],
+    mut observe: Option<&mut dyn FnMut(Step<'_>)>,
+) -> (Vec<Frame>, Vec<String>) {
     let dt = 1.0 / fps.max(1e-3);
     let mut warnings = Vec::new();
     let mut params = Params::new(controller);
@@ -134,6 +155,9 @@ pub fn run(
     let mut animator = Animator::with_params(controller, params);
     for a in deferred {
         apply_play(&mut animator, &a, 0.0, &mut warnings);
+    }
+    if let Some(f) = observe.as_mut() {
+        f(Step::Update(&animator.output()));
     }
     let limit = MAX_UPDATES as f64 * dt;
     let targets: Vec<f64> = if times.is_empty() {
@@ -176,6 +200,9 @@ pub fn run(
                 next += 1;
             }
             animator.update(step_to - now);
+            if let Some(f) = observe.as_mut() {
+                f(Step::Update(&animator.output()));
+            }
             now = step_to;
             if step_to == grid {
                 k += 1;
@@ -185,6 +212,9 @@ pub fn run(
             time: target,
             layers: animator.output(),
         });
+        if let Some(f) = observe.as_mut() {
+            f(Step::Frame);
+        }
     }
     warnings.extend(animator.warnings.iter().cloned());
     for name in &animator.params.missing {

@@ -322,12 +322,10 @@ impl<'a> Docs<'a> {
                 weight: l.m_DefaultWeight.0,
                 synced_layer: synced,
                 synced_affects_timing: l.m_SyncedLayerAffectsTiming.0 != 0,
-                mask: if l.m_Mask.is_null() {
-                    Vec::new()
-                } else {
-                    vec![(format!("mask {}", describe_ref(&l.m_Mask)), 1.0)]
-                },
+                mask: Vec::new(),
                 body_mask: None,
+                mask_asset: (!l.m_Mask.is_null())
+                    .then(|| format!("AvatarMask {}", describe_ref(&l.m_Mask))),
                 state_machine,
             });
         }

@@ -14,7 +14,10 @@ use rabex::objects::{ClassId, ClassIdType, PPtr};
 use rabex::typetree::typetree_cache::TypeTreeCache;
 use serde::Serialize;
 
-use super::{AuthoringError, ClipSpec, UnityTarget, cab_name, clip, embedded_tpk, version};
+use super::{
+    AuthoringError, Bundle, ClipSpec, UnityTarget, bundle_of, cab_name, clip, embedded_tpk,
+    version, write_serialized_with,
+};
 
 /// An `OffsetPtr<T>`.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -263,4 +266,17 @@ pub fn write_controller_bundle(
     let mut out = Cursor::new(Vec::new());
     builder.write(&mut out, CompressionType::None)?;
     Ok(out.into_inner())
+}
+
+/// Writes `bundle`'s clips and rig (path ids as the module docs plan them) and `controller`
+/// after them (the next free path id), as a UnityFS bundle. The controller's
+/// `m_AnimationClips` should point at the clips' path ids (1, 2, …); the rig's Animator
+/// does not reference it. Use [`UnityTarget::Unity2020`]: the controller is laid out as
+/// 2020.3 stores it.
+pub fn write_rig_controller_bundle(
+    bundle: &Bundle,
+    controller: &AnimatorController,
+) -> Result<Vec<u8>, AuthoringError> {
+    let serialized = write_serialized_with(bundle, &version(bundle.target), Some(controller))?;
+    bundle_of(bundle, serialized)
 }

@@ -87,7 +87,11 @@ pub enum AuthoringError {
 /// Writes `bundle` as a UnityFS AssetBundle (format 7 for Unity 2020, 8 for Unity 6) holding one
 /// serialized file named `CAB-<32 hex digits>`, the digits derived from the file's content.
 pub fn write_bundle(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
-    let serialized = write_serialized(bundle)?;
+    bundle_of(bundle, write_serialized(bundle)?)
+}
+
+/// The UnityFS bundle around one serialized file, as [`write_bundle`] writes it.
+fn bundle_of(bundle: &Bundle, serialized: Vec<u8>) -> Result<Vec<u8>, AuthoringError> {
     let mut builder =
         BundleFileBuilder::unityfs(bundle.target.bundle_format(), &version(bundle.target));
     let data_compression = match bundle.compression {
@@ -107,13 +111,15 @@ pub fn write_bundle(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
 /// Writes `bundle` as a bare serialized file (what a bundle's `CAB-…` entry holds, or a
 /// `.assets` file); [`Bundle::compression`] does not apply.
 pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
-    write_serialized_with(bundle, &version(bundle.target))
+    write_serialized_with(bundle, &version(bundle.target), None)
 }
 
 /// [`write_serialized`] with `version` in the header and choosing the type trees.
+/// `controller`, when given, goes after everything else (the next free path id).
 fn write_serialized_with(
     bundle: &Bundle,
     version: &UnityVersion,
+    controller: Option<&controller::AnimatorController>,
 ) -> Result<Vec<u8>, AuthoringError> {
     let target = bundle.target;
     let version = version.clone();
@@ -132,6 +138,9 @@ fn write_serialized_with(
         if let RigComponent::AnimatorWithAvatar(spec) = &rig.component {
             file.add_object_at(ids.avatar(), &avatar::build_avatar(spec, target)?)?;
         }
+    }
+    if let Some(c) = controller {
+        file.add_object_at(ids.next_free(bundle), c)?;
     }
     Ok(file.write_vec()?)
 }
@@ -153,7 +162,7 @@ pub fn write_serialized_as(bundle: &Bundle, written: &str) -> Result<Vec<u8>, Au
     let version: UnityVersion = placeholder
         .parse()
         .map_err(|_| AuthoringError::VersionText(written.to_owned()))?;
-    let mut bytes = write_serialized_with(bundle, &version)?;
+    let mut bytes = write_serialized_with(bundle, &version, None)?;
     let needle = [placeholder.as_bytes(), b"\0"].concat();
     let at = bytes
         .windows(needle.len())
@@ -218,6 +227,15 @@ impl PathIds {
 
     pub(crate) fn avatar(&self) -> PathId {
         self.component() + 1
+    }
+
+    /// The first path id after the clips and the rig's objects.
+    fn next_free(&self, bundle: &Bundle) -> PathId {
+        match bundle.rig.as_ref().map(|r| &r.component) {
+            None => self.clip(self.clips),
+            Some(RigComponent::AnimatorWithAvatar(_)) => self.avatar() + 1,
+            Some(_) => self.component() + 1,
+        }
     }
 }
 

@@ -132,22 +132,22 @@ pub fn run(args: &PoseArgs) -> ExitCode {
 }
 
 /// The rig `--rig` and `--rig-path-id` ask for.
-struct RigWanted<'a> {
-    name: Option<&'a str>,
-    path_id: Option<i64>,
+pub(super) struct RigWanted<'a> {
+    pub(super) name: Option<&'a str>,
+    pub(super) path_id: Option<i64>,
 }
 
 impl RigWanted<'_> {
-    fn given(&self) -> bool {
+    pub(super) fn given(&self) -> bool {
         self.name.is_some() || self.path_id.is_some()
     }
 
-    fn matches(&self, rig: &clipscope::workspace::RigEntry) -> bool {
+    pub(super) fn matches(&self, rig: &clipscope::workspace::RigEntry) -> bool {
         self.name.is_none_or(|n| rig.name == n)
             && self.path_id.is_none_or(|id| rig.at.path_id == id)
     }
 
-    fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match (self.name, self.path_id) {
             (Some(n), Some(id)) => format!("named {n:?} with path id {id}"),
             (Some(n), None) => format!("named {n:?}"),
@@ -231,7 +231,7 @@ fn to_json(
 }
 
 /// A row with non-finite numbers as JSON nulls.
-fn finite(row: [f32; 10]) -> Vec<Option<f32>> {
+pub(super) fn finite(row: [f32; 10]) -> Vec<Option<f32>> {
     row.iter().map(|v| v.is_finite().then_some(*v)).collect()
 }
 

@@ -249,6 +249,20 @@ impl HumanoidRig {
         &self.unmapped_muscles
     }
 
+    /// The skeleton joints `pose` sets from the human pose (the Hips, the mapped bones and
+    /// the in-between nodes it nests); `pose` leaves every other joint at its rest value.
+    pub fn posed_joints(&self) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .nodes
+            .iter()
+            .filter(|n| n.write != NodeWrite::Rest)
+            .filter_map(|n| n.joint)
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Number of skeleton joints `pose` writes.
     pub fn joint_count(&self) -> usize {
         self.base.len()
