@@ -1,6 +1,6 @@
 //! A small locomotion AnimatorController for the demo rig, written as a genuine built bundle
-//! (Unity 2020.3, class 91 and three Mecanim clips): what the `bevy_animator` example plays
-//! and what the Animator tests run.
+//! (Unity 2020.3: three Mecanim clips, the demo's hierarchy with an Animator, and class 91):
+//! what the `bevy_animator` example plays and what the Animator tests run.
 //!
 //! Clips (generic, looping, dense curves at 30 Hz on the demo's joint paths): `Idle` (2 s,
 //! breathing), `Walk` (1 s) and `Run` (0.6 s) swing legs and arms. Controller `Locomotion`:
@@ -16,7 +16,10 @@ use std::f32::consts::TAU;
 use rabex::objects::PPtr;
 
 use crate::authoring::controller::*;
-use crate::authoring::{AuthoringError, Binding, ClipSpec, Dense, MecanimClip};
+use crate::authoring::{
+    AuthoringError, Binding, Bundle, ClipSpec, Dense, MecanimClip, RigComponent, RigSpec,
+    UnityTarget,
+};
 use crate::hash::path_hash as h;
 
 /// Sample rate of the clips.
@@ -71,11 +74,17 @@ const GAITS: [Gait; 3] = [
     },
 ];
 
-/// The bytes of the bundle: clips `Idle`, `Walk`, `Run` (path ids 1 to 3) and the
-/// controller `Locomotion` (path id 4).
+/// The bytes of the bundle: clips `Idle`, `Walk`, `Run` (path ids 1 to 3), the demo rig
+/// `Demo` with an Animator (its Animator does not name the controller: the controller is
+/// the one whose clips play on it), and the controller `Locomotion` (the last path id).
 pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
-    let clips: Vec<ClipSpec> = GAITS.iter().map(clip).collect();
-    write_controller_bundle(&clips, &controller())
+    let mut bundle = Bundle::new(UnityTarget::Unity2020);
+    bundle.clips = GAITS.iter().map(clip).collect();
+    bundle.rig = Some(RigSpec {
+        joints: crate::demo::rig_joints(),
+        component: RigComponent::Animator,
+    });
+    write_rig_controller_bundle(&bundle, &controller())
 }
 
 /// A rotation of `degrees` about X as Unity's (x, y, z, w).

@@ -2,13 +2,19 @@
 //! shared controller it borrows, so a viewer panel or a game component can keep it from one
 //! frame to the next. Parameters are set by name and kind, as Unity's `Animator.SetFloat`,
 //! `SetInteger`, `SetBool` and `SetTrigger` do; each [`OwnedAnimator::advance`] is one update
-//! (§4.8) followed by the §4.10 output.
+//! (§4.8) followed by the §4.10 output. [`RigPose`] keeps a pose blender with the rig and
+//! clips it binds, for the same owners.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::machine::{Animator, LayerOutput, PlayError};
-use super::model::{Controller, ParameterKind};
+use super::model::{Controller, ParameterKind, ResolvedClip};
 use super::params::ParamError;
+use super::pose::PoseBlender;
+use crate::clip::ClipData;
+use crate::humanoid::{HumanoidRig, JointLocal, PoseOptions};
+use crate::rig::Skeleton;
 
 self_cell::self_cell!(
     /// The controller and the machine that borrows it.
@@ -183,6 +189,75 @@ impl OwnedAnimator {
                 *w = weight.clamp(0.0, 1.0);
             }
         });
+    }
+}
+
+/// What a [`RigPose`] blends with: the controller, the rig and the leaf clips' data by
+/// (file, path id) as the controller's [`super::model::ResolvedClip`]s name them.
+pub struct PoseInputs {
+    pub controller: Arc<Controller>,
+    pub skeleton: Arc<Skeleton>,
+    pub humanoid: Option<Arc<HumanoidRig>>,
+    pub clips: Arc<HashMap<(usize, i64), Arc<ClipData>>>,
+}
+
+self_cell::self_cell!(
+    /// The inputs and the blender bound to them.
+    struct BlenderCell {
+        owner: PoseInputs,
+        #[not_covariant]
+        dependent: PoseBlender,
+    }
+);
+
+/// A controller's pose blender ([`PoseBlender`]) kept with the rig and clips it binds: feed
+/// it every update's output ([`OwnedAnimator::output`]) and it gives every joint's local
+/// transform (Unity space, skeleton order).
+pub struct RigPose {
+    cell: BlenderCell,
+    locals: Vec<JointLocal>,
+}
+
+impl RigPose {
+    pub fn new(inputs: PoseInputs) -> RigPose {
+        let cell = BlenderCell::new(inputs, |i| {
+            let clip = |r: &ResolvedClip| i.clips.get(&(r.file, r.path_id)).map(|c| &**c);
+            PoseBlender::new(&i.controller, &i.skeleton, i.humanoid.as_deref(), &clip)
+        });
+        let locals = cell
+            .borrow_owner()
+            .skeleton
+            .joints
+            .iter()
+            .map(JointLocal::rest)
+            .collect();
+        RigPose { cell, locals }
+    }
+
+    /// What binding found odd (clips not loaded, humanoid clips on a generic rig).
+    pub fn warnings(&self) -> Vec<String> {
+        self.cell.with_dependent(|_, b| b.warnings().to_vec())
+    }
+
+    /// Blends one update's output (humanoid posing by `options`) into [`RigPose::locals`].
+    pub fn blend(&mut self, layers: &[LayerOutput], options: PoseOptions) -> &[JointLocal] {
+        let locals = &mut self.locals;
+        self.cell.with_dependent_mut(|_, b| {
+            b.set_options(options);
+            locals.clear();
+            locals.extend_from_slice(b.blend(layers));
+        });
+        &self.locals
+    }
+
+    /// The last blended pose (the rest pose before the first blend).
+    pub fn locals(&self) -> &[JointLocal] {
+        &self.locals
+    }
+
+    /// The rig it poses.
+    pub fn skeleton(&self) -> &Skeleton {
+        &self.cell.borrow_owner().skeleton
     }
 }
 

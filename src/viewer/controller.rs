@@ -12,7 +12,7 @@ use bevy::prelude::*;
 
 use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection};
-use crate::animator::machine::LayerOutput;
+use crate::animator::machine::{LayerOutput, LeafOutput};
 use crate::animator::model::ParameterKind;
 use crate::animator::owned::OwnedAnimator;
 use crate::animator::{Controller, model};
@@ -32,12 +32,12 @@ pub struct ControllerView {
     pub paused: bool,
     /// Seconds of controller time per second.
     pub speed: f32,
-    /// The leaf clips the controller resolved: (name, path id) to the loaded clip.
-    clips: Vec<(String, i64, ObjectRef)>,
     /// The rig the automatic choice was made for (rig index, rig from `--rig` files).
     chosen_for: Option<(Option<usize>, bool)>,
     /// The clip controller mode last put on the rig.
     pub shown: Option<ObjectRef>,
+    /// The machine changed since its pose was last blended.
+    pub updated: bool,
 }
 
 impl Default for ControllerView {
@@ -49,9 +49,9 @@ impl Default for ControllerView {
             animator: None,
             paused: false,
             speed: 1.0,
-            clips: Vec::new(),
             chosen_for: None,
             shown: None,
+            updated: false,
         }
     }
 }
@@ -65,8 +65,8 @@ impl ControllerView {
             .and_then(|c| c.model.as_ref().ok());
         self.index = index.filter(|_| model.is_some());
         self.animator = model.map(|m| OwnedAnimator::new(Arc::new(m.clone())));
-        self.clips = model.map(resolved_clips).unwrap_or_default();
         self.shown = None;
+        self.updated = true;
         if self.animator.is_none() {
             self.active = false;
         }
@@ -76,6 +76,7 @@ impl ControllerView {
     pub fn restart(&mut self) {
         if let Some(a) = &self.animator {
             self.animator = Some(OwnedAnimator::new(a.controller_arc().clone()));
+            self.updated = true;
         }
     }
 
@@ -101,6 +102,16 @@ impl ControllerView {
         }
         if let Some(a) = &mut self.animator {
             a.advance(dt * self.speed as f64);
+            self.updated = true;
+        }
+    }
+
+    /// Jumps into a state (the panel's pick, the timeline's scrub).
+    pub fn play(&mut self, path: &str, nt: f64) {
+        let Some(a) = &mut self.animator else { return };
+        match a.play(path, nt) {
+            Ok(()) => self.updated = true,
+            Err(e) => warn!("{e}"),
         }
     }
 
@@ -119,58 +130,31 @@ impl ControllerView {
         }
     }
 
-    /// The loaded clip a leaf of the output plays.
-    pub fn clip_of(&self, clip: Option<&str>, path_id: Option<i64>) -> Option<ObjectRef> {
-        let (name, id) = (clip?, path_id?);
-        self.clips
-            .iter()
-            .find(|(n, p, _)| n == name && *p == id)
-            .map(|(_, _, at)| *at)
-    }
-
     /// The heaviest leaf clip of layer 0 with its clip time: what the rig shows.
     pub fn heaviest_leaf(&self) -> Option<(ObjectRef, f64)> {
-        let layer = self.animator.as_ref()?.output().first()?;
-        heaviest(layer)
-            .and_then(|(clip, path_id, t)| Some((self.clip_of(clip, path_id)?, t)))
+        heaviest(self.animator.as_ref()?.output().first()?)
     }
 }
 
-/// The leaf clip of `layer` with the largest weight (first of equals), with its clip time.
-pub fn heaviest(layer: &LayerOutput) -> Option<(Option<&str>, Option<i64>, f64)> {
-    layer
-        .states
-        .iter()
-        .flat_map(|s| s.leaves.iter())
-        .filter(|l| l.clip.is_some())
-        .fold(None, |best: Option<&crate::animator::machine::LeafOutput>, l| {
-            match best {
-                Some(b) if b.weight >= l.weight => Some(b),
-                _ => Some(l),
-            }
-        })
-        .map(|l| (l.clip.as_deref(), l.path_id, l.clip_time))
+/// The loaded clip a leaf of the output plays.
+pub fn clip_of(leaf: &LeafOutput) -> Option<ObjectRef> {
+    Some(ObjectRef {
+        file: leaf.file?,
+        path_id: leaf.path_id?,
+    })
 }
 
-/// Every resolved leaf clip of a controller: name and path id to the loaded clip.
-fn resolved_clips(c: &Controller) -> Vec<(String, i64, ObjectRef)> {
-    let mut out = Vec::new();
-    for layer in &c.layers {
-        for state in layer.state_machine.all_states() {
-            if let Some(m) = &state.motion {
-                m.visit_clips(&mut |clip: &model::ClipMotion| {
-                    if let Some(r) = &clip.resolved {
-                        let at = ObjectRef {
-                            file: r.file,
-                            path_id: r.path_id,
-                        };
-                        out.push((r.name.clone(), r.path_id, at));
-                    }
-                });
-            }
+/// The loaded leaf clip of `layer` with the largest weight (first of equals), with its clip
+/// time.
+pub fn heaviest(layer: &LayerOutput) -> Option<(ObjectRef, f64)> {
+    let mut best: Option<(&LeafOutput, ObjectRef)> = None;
+    for leaf in layer.states.iter().flat_map(|s| s.leaves.iter()) {
+        let Some(at) = clip_of(leaf) else { continue };
+        if best.is_none_or(|(b, _)| leaf.weight > b.weight) {
+            best = Some((leaf, at));
         }
     }
-    out
+    best.map(|(leaf, at)| (at, leaf.clip_time))
 }
 
 /// The range a float parameter's slider covers: 0 to 1 and every threshold, blend position
@@ -226,9 +210,10 @@ fn tree_values(m: &model::Motion, name: &str, see: &mut dyn FnMut(f32), depth: u
     }
 }
 
-/// Picks the controller for the shown rig and, in controller mode, advances the machine and
-/// plays its heaviest leaf clip on the rig (switching clips as the weights move). A clip the
-/// user picks from the list leaves controller mode.
+/// Picks the controller for the shown rig and, in controller mode, advances the machine.
+/// The rig shows the blended pose ([`super::controller_pose`]); a rig that is not one of the
+/// files' (a placeholder) plays the heaviest leaf clip of layer 0 instead, switching clips as
+/// the weights move. A clip the user picks from the list leaves controller mode.
 pub fn drive_controller(
     time: Res<Time>,
     library: Option<Res<Library>>,
@@ -251,6 +236,13 @@ pub fn drive_controller(
         return;
     }
     view.step(time.delta_secs_f64());
+    let playback = scene.root.and_then(|r| playbacks.get_mut(r).ok());
+    if let (Some(_), Some(mut playback)) = (scene.rig_index, playback) {
+        // The blended pose covers the rig: the clip shown stays (timeline, curves), still.
+        playback.playhead.paused = true;
+        view.shown = selection.clip;
+        return;
+    }
     let Some((at, t)) = view.heaviest_leaf() else {
         return;
     };
@@ -306,7 +298,11 @@ mod tests {
         let library = library();
         let mut view = ControllerView::default();
         view.choose_for_rig(&library, Some(0));
-        assert_eq!(view.index, Some(0), "the only controller whose clips play on it");
+        assert_eq!(
+            view.index,
+            Some(0),
+            "the only controller whose clips play on it"
+        );
         assert!(view.animator.is_some());
         view.choose_for_rig(&library, None);
         assert_eq!(view.index, None, "no rig, no controller");
@@ -325,7 +321,10 @@ mod tests {
         view.set_controller(&library.main, Some(0));
         let dt = 1.0 / 32.0;
         view.step(dt);
-        assert_eq!(view.heaviest_leaf(), Some((clip(&library, "Idle"), dt as f32 as f64)));
+        assert_eq!(
+            view.heaviest_leaf(),
+            Some((clip(&library, "Idle"), dt as f32 as f64))
+        );
         view.set_parameter("Speed", ParameterKind::Float, 1.75);
         for _ in 0..9 {
             view.step(dt);
@@ -350,7 +349,10 @@ mod tests {
         view.set_parameter("Wave", ParameterKind::Trigger, 1.0);
         view.step(dt);
         let a = view.animator.as_ref().unwrap();
-        assert_eq!(a.output()[0].transition.as_ref().unwrap().to, "Base Layer.Wave");
+        assert_eq!(
+            a.output()[0].transition.as_ref().unwrap().to,
+            "Base Layer.Wave"
+        );
         assert_eq!(a.parameter("Wave"), Some(0.0));
         view.restart();
         assert_eq!(view.animator.as_ref().unwrap().time, 0.0);

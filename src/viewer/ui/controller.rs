@@ -10,7 +10,7 @@ use egui_plot::{Plot, PlotPoints, Points};
 use crate::animator::machine::LayerOutput;
 use crate::animator::model::{BlendTree, Motion, ParameterKind, StateMachine};
 use crate::animator::owned::OwnedAnimator;
-use crate::viewer::controller::{ControllerView, parameter_range};
+use crate::viewer::controller::{ControllerView, clip_of, parameter_range};
 use crate::viewer::scene::{Library, Selection};
 use crate::workspace::ObjectRef;
 
@@ -61,11 +61,7 @@ pub fn controller_panel(
         });
     match pick {
         Some(Pick::State(path)) => {
-            if let Some(a) = &mut view.animator
-                && let Err(e) = a.play(&path, 0.0)
-            {
-                bevy::log::warn!("{e}");
-            }
+            view.play(&path, 0.0);
             view.active = true;
         }
         Some(Pick::Clip(at)) => {
@@ -82,7 +78,11 @@ fn controller_list(ui: &mut egui::Ui, library: &Library, view: &mut ControllerVi
     let ws = &library.main;
     let name = |i: usize| {
         let c = &ws.controllers[i];
-        let file = ws.files.get(c.at.file).map(|f| f.location()).unwrap_or_default();
+        let file = ws
+            .files
+            .get(c.at.file)
+            .map(|f| f.location())
+            .unwrap_or_default();
         match &c.model {
             Ok(_) => format!("{}  ({file})", c.name),
             Err(_) => format!("{}  (does not decode)", c.name),
@@ -103,7 +103,11 @@ fn controller_list(ui: &mut egui::Ui, library: &Library, view: &mut ControllerVi
         view.pinned = true;
         view.set_controller(ws, picked);
     }
-    if let Some(Err(e)) = view.index.and_then(|i| ws.controllers.get(i)).map(|c| &c.model) {
+    if let Some(Err(e)) = view
+        .index
+        .and_then(|i| ws.controllers.get(i))
+        .map(|c| &c.model)
+    {
         ui.colored_label(egui::Color32::LIGHT_RED, e);
     }
 }
@@ -132,7 +136,8 @@ fn parameters(ui: &mut egui::Ui, view: &mut ControllerView) {
                 ParameterKind::Float => {
                     let (lo, hi) = parameter_range(&controller, &name);
                     let mut v = value as f32;
-                    let r = ui.add(egui::Slider::new(&mut v, lo.min(v)..=hi.max(v)));
+                    let range = lo.min(v)..=hi.max(v);
+                    let r = ui.add(egui::Slider::new(&mut v, range));
                     r.changed().then_some(v as f64)
                 }
                 ParameterKind::Int => {
@@ -149,7 +154,9 @@ fn parameters(ui: &mut egui::Ui, view: &mut ControllerView) {
                     let set = value != 0.0;
                     let r = ui
                         .selectable_label(set, if set { "set (waiting)" } else { "set" })
-                        .on_hover_text("a transition that uses it consumes it; click again to reset");
+                        .on_hover_text(
+                            "a transition that uses it consumes it; click again to reset",
+                        );
                     r.clicked().then_some(if set { 0.0 } else { 1.0 })
                 }
             };
@@ -183,27 +190,31 @@ fn layer_view(
         out.weight
     ));
     if let Some(sync) = animator.controller().layers[index].synced_layer {
-        ui.weak(format!("synced with layer {sync}: its states, these motions"));
+        ui.weak(format!(
+            "synced with layer {sync}: its states, these motions"
+        ));
     }
     match &out.transition {
         Some(t) => {
             ui.label(format!("{} → {}", short(&t.from), short(&t.to)));
             ui.add(
-                egui::ProgressBar::new(t.progress.clamp(0.0, 1.0) as f32)
-                    .text(format!("{:.0} % of {:.3} s", t.progress * 100.0, t.duration)),
+                egui::ProgressBar::new(t.progress.clamp(0.0, 1.0) as f32).text(format!(
+                    "{:.0} % of {:.3} s",
+                    t.progress * 100.0,
+                    t.duration
+                )),
             );
         }
         None => {
             ui.weak("no transition");
         }
     }
-    machine_tree(ui, view, animator, root, out, pick, 0);
+    machine_tree(ui, animator, root, out, pick, 0);
 }
 
 /// A state machine: its states (a click jumps into one) and its sub-machines, folded.
 fn machine_tree(
     ui: &mut egui::Ui,
-    view: &ControllerView,
     animator: &OwnedAnimator,
     machine: &StateMachine,
     out: &LayerOutput,
@@ -211,7 +222,10 @@ fn machine_tree(
     depth: usize,
 ) {
     for state in &machine.states {
-        let playing = out.states.iter().find(|s| s.path == state.full_path && !s.frozen);
+        let playing = out
+            .states
+            .iter()
+            .find(|s| s.path == state.full_path && !s.frozen);
         let default = machine.default_state.as_deref() == Some(state.full_path.as_str());
         let mut text = egui::RichText::new(format!(
             "{}{}{}",
@@ -241,14 +255,16 @@ fn machine_tree(
                 }
                 for leaf in &s.leaves {
                     let name = leaf.clip.as_deref().unwrap_or("(missing clip)");
-                    let label = format!("{name}  {:.3}  t {:.3} s", leaf.tree_weight, leaf.clip_time);
-                    let at = view.clip_of(leaf.clip.as_deref(), leaf.path_id);
+                    let label =
+                        format!("{name}  {:.3}  t {:.3} s", leaf.tree_weight, leaf.clip_time);
+                    let at = clip_of(leaf);
                     ui.horizontal(|ui| {
                         ui.add(
                             egui::ProgressBar::new(leaf.tree_weight.clamp(0.0, 1.0) as f32)
                                 .desired_width(60.0),
                         );
-                        let r = ui.add_enabled(at.is_some(), egui::Button::selectable(false, label));
+                        let r =
+                            ui.add_enabled(at.is_some(), egui::Button::selectable(false, label));
                         if r.on_hover_text("play this clip alone").clicked() {
                             *pick = at.map(Pick::Clip);
                         }
@@ -258,11 +274,16 @@ fn machine_tree(
         }
     }
     for sub in &machine.state_machines {
-        let active = out.states.iter().any(|s| s.path.starts_with(&format!("{}.", sub.path)));
+        let active = out
+            .states
+            .iter()
+            .any(|s| s.path.starts_with(&format!("{}.", sub.path)));
         egui::CollapsingHeader::new(format!("{}{}", if active { "▶ " } else { "" }, sub.name))
             .id_salt(("machine", &sub.path, depth))
             .default_open(active)
-            .show(ui, |ui| machine_tree(ui, view, animator, sub, out, pick, depth + 1));
+            .show(ui, |ui| {
+                machine_tree(ui, animator, sub, out, pick, depth + 1)
+            });
     }
 }
 
@@ -348,7 +369,7 @@ pub fn controller_transport(ui: &mut egui::Ui, view: &mut ControllerView) {
             ui.monospace(format!("controller {:8.3} s", a.time));
         }
     });
-    let Some(animator) = &mut view.animator else {
+    let Some(animator) = &view.animator else {
         return;
     };
     let Some(state) = animator.output().first().and_then(|l| l.states.first()) else {
@@ -363,10 +384,8 @@ pub fn controller_transport(ui: &mut egui::Ui, view: &mut ControllerView) {
         let slider = egui::Slider::new(&mut fraction, 0.0..=1.0)
             .show_value(false)
             .trailing_fill(true);
-        if ui.add(slider).changed()
-            && let Err(e) = animator.play(&path, nt.floor() + fraction)
-        {
-            bevy::log::warn!("{e}");
+        if ui.add(slider).changed() {
+            view.play(&path, nt.floor() + fraction);
         }
     });
 }

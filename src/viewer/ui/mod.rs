@@ -70,7 +70,10 @@ pub fn panels(
                 side::files_and_clips(ui, library, &mut selection);
             });
     }
-    if let Some(library) = library.as_deref().filter(|l| !l.main.controllers.is_empty()) {
+    if let Some(library) = library
+        .as_deref()
+        .filter(|l| !l.main.controllers.is_empty())
+    {
         egui::Panel::right("controller")
             .resizable(true)
             .default_size(300.0)
