@@ -13,6 +13,7 @@
 //! rig).
 
 use bevy::asset::UnapprovedPathMode;
+use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
 use clipscope::demo_controller::locomotion_bytes;
 use clipscope::plugin::*;
@@ -42,7 +43,7 @@ fn main() {
     };
     let setup = move |mut commands: Commands, server: Res<AssetServer>| {
         let eye = Transform::from_xyz(1.8, 1.4, 2.6).looking_at(Vec3::Y * 0.9, Vec3::Y);
-        commands.spawn((Camera3d::default(), eye));
+        commands.spawn((Camera3d::default(), Tonemapping::None, eye));
         let root = spawn_rig(&mut commands, &skeleton);
         let controller = server.load("locomotion.bundle#Controller/Locomotion");
         commands.entity(root).insert(UnityAnimator::new(controller));

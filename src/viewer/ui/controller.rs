@@ -78,27 +78,33 @@ fn controller_list(ui: &mut egui::Ui, library: &Library, view: &mut ControllerVi
     let ws = &library.main;
     let name = |i: usize| {
         let c = &ws.controllers[i];
-        let file = ws
-            .files
-            .get(c.at.file)
-            .map(|f| f.location())
-            .unwrap_or_default();
         match &c.model {
-            Ok(_) => format!("{}  ({file})", c.name),
-            Err(_) => format!("{}  (does not decode)", c.name),
+            Ok(_) => c.name.clone(),
+            Err(_) => format!("{} (does not decode)", c.name),
         }
+    };
+    let file = |i: usize| {
+        let at = ws.controllers[i].at;
+        ws.files
+            .get(at.file)
+            .map(|f| format!("{}, path id {}", f.location(), at.path_id))
+            .unwrap_or_default()
     };
     let shown = view.index.map_or("none".to_string(), name);
     let mut picked = view.index;
-    egui::ComboBox::from_id_salt("controller-list")
+    let combo = egui::ComboBox::from_id_salt("controller-list")
         .selected_text(shown)
-        .width(ui.available_width() * 0.9)
+        .width(ui.available_width().min(260.0))
         .show_ui(ui, |ui| {
             ui.selectable_value(&mut picked, None, "none");
             for i in 0..ws.controllers.len() {
-                ui.selectable_value(&mut picked, Some(i), name(i));
+                ui.selectable_value(&mut picked, Some(i), name(i))
+                    .on_hover_text(file(i));
             }
         });
+    if let Some(i) = view.index {
+        combo.response.on_hover_text(file(i));
+    }
     if picked != view.index {
         view.pinned = true;
         view.set_controller(ws, picked);

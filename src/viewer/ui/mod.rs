@@ -76,7 +76,7 @@ pub fn panels(
     {
         egui::Panel::right("controller")
             .resizable(true)
-            .default_size(300.0)
+            .default_size(280.0)
             .max_size(480.0)
             .show(&mut root, |ui| {
                 controller::controller_panel(ui, library, &mut controller, &mut selection);
