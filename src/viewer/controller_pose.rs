@@ -105,3 +105,83 @@ pub fn apply_controller_pose(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use bevy::ecs::system::RunSystemOnce;
+
+    use super::*;
+    use crate::animator::model::ParameterKind;
+    use crate::demo_controller::locomotion_bytes;
+    use crate::plugin::spawn_rig;
+    use crate::workspace::OpenOptions;
+
+    #[test]
+    fn controller_mode_writes_the_blended_pose_to_the_shown_rig() {
+        let ws = Workspace::open_bytes(
+            Path::new("locomotion.bundle"),
+            locomotion_bytes().unwrap(),
+            &OpenOptions::default(),
+        );
+        let library = Library {
+            main: Arc::new(ws),
+            rig: None,
+        };
+        let mut view = ControllerView::default();
+        view.set_controller(&library.main, Some(0));
+        view.active = true;
+        view.set_parameter("Speed", ParameterKind::Float, 1.5);
+        for _ in 0..20 {
+            view.step(1.0 / 32.0);
+        }
+        // Every state writes its defaults and its leaves cover what it animates: the pose
+        // is the current output's alone, whatever came before.
+        let mut expected = bind(&library, 0, 0).unwrap();
+        let output = view.animator.as_ref().unwrap().output().to_vec();
+        let want: Vec<Transform> = expected
+            .blend(&output, PoseOptions { root_motion: true })
+            .iter()
+            .map(joint_to_bevy)
+            .collect();
+        let skeleton = library.main.rigs[0].skeleton.clone();
+        let leg = skeleton
+            .joints
+            .iter()
+            .position(|j| j.path == "Hips/LeftUpperLeg")
+            .unwrap();
+        assert_ne!(
+            want[leg].rotation,
+            Quat::IDENTITY,
+            "Walk and Run swing the legs"
+        );
+
+        let mut world = World::new();
+        let root = spawn_rig(&mut world.commands(), &skeleton);
+        world.flush();
+        world.insert_resource(library);
+        world.insert_resource(SceneState {
+            root: Some(root),
+            rig_index: Some(0),
+            ..Default::default()
+        });
+        world.insert_resource(Selection::default());
+        world.insert_resource(view);
+        world.init_resource::<ControllerPose>();
+        world.run_system_once(blend_controller_pose).unwrap();
+        world.run_system_once(apply_controller_pose).unwrap();
+        let joints = world.get::<RigRoot>(root).unwrap().joints.clone();
+        for (j, entity) in joints.into_iter().enumerate() {
+            assert_eq!(
+                *world.get::<Transform>(entity).unwrap(),
+                want[j],
+                "joint {j}"
+            );
+        }
+        // Outside controller mode nothing is written.
+        world.resource_mut::<ControllerView>().active = false;
+        world.run_system_once(blend_controller_pose).unwrap();
+        assert!(world.resource::<ControllerPose>().transforms.is_empty());
+    }
+}
