@@ -6,7 +6,7 @@
 //! §8: human bones are the muscles' alone).
 
 use crate::clip::{BindingKind, ClipData};
-use crate::curve::euler_quat;
+use crate::curve::{PackedCurves, euler_quat};
 use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::rig::Skeleton;
 
@@ -45,6 +45,47 @@ struct BoundTrack {
     channel: Channel,
     /// The clip's curve indices, in component order.
     curves: Vec<usize>,
+    /// The components packed for fast sampling, when they share their key times.
+    packed: Packed,
+}
+
+/// A track's components packed side by side ([`PackedCurves`]).
+#[derive(Clone, Debug)]
+enum Packed {
+    None,
+    Three(PackedCurves<3>),
+    Four(PackedCurves<4>),
+}
+
+impl Packed {
+    fn new(clip: &ClipData, curves: &[usize]) -> Packed {
+        let curve = |i: usize| {
+            curves
+                .get(i)
+                .and_then(|&c| clip.curves.get(c))
+                .map(|c| c.curve.clone())
+        };
+        match curves.len() {
+            3 => (|| {
+                Some(Packed::Three(PackedCurves::new(&[
+                    curve(0)?,
+                    curve(1)?,
+                    curve(2)?,
+                ])?))
+            })()
+            .unwrap_or(Packed::None),
+            4 => (|| {
+                Some(Packed::Four(PackedCurves::new(&[
+                    curve(0)?,
+                    curve(1)?,
+                    curve(2)?,
+                    curve(3)?,
+                ])?))
+            })()
+            .unwrap_or(Packed::None),
+            _ => Packed::None,
+        }
+    }
 }
 
 /// A clip bound to a rig, ready to pose it at any clip time.
@@ -90,6 +131,7 @@ impl<'a> ClipPoser<'a> {
                     joint,
                     channel,
                     curves: track.curves.clone(),
+                    packed: Packed::None,
                 })
             })
             .collect();
@@ -151,11 +193,38 @@ impl<'a> ClipPoser<'a> {
         self.tracks.iter().map(|t| (t.joint, t.channel.target()))
     }
 
+    /// Packs each track's components side by side where they share their key times, so
+    /// that [`ClipPoser::sample_tracks`] finds each segment once per track (values agree
+    /// with per-curve sampling to within `f32` rounding). For posers sampled every frame.
+    pub fn packed(mut self) -> ClipPoser<'a> {
+        for track in &mut self.tracks {
+            track.packed = Packed::new(self.clip, &track.curves);
+        }
+        self
+    }
+
     /// Each Transform track's value at clip time `t`: `f(joint, target, value)` with the
     /// value `[x, y, z, 0]` for positions and scales, `[x, y, z, w]` (unit) for rotations
     /// (Euler tracks converted). Curves the clip lacks read 0.
     pub fn sample_tracks(&self, t: f32, mut f: impl FnMut(usize, TrackTarget, [f32; 4])) {
         for track in &self.tracks {
+            let packed = match &track.packed {
+                Packed::None => None,
+                Packed::Three(p) => {
+                    let [x, y, z] = p.sample(t);
+                    Some([x, y, z, 0.0])
+                }
+                Packed::Four(p) => Some(p.sample(t)),
+            };
+            if let Some(v) = packed {
+                let value = match track.channel {
+                    Channel::Position | Channel::Scale => v,
+                    Channel::Rotation => normalized(v),
+                    Channel::Euler(order) => euler_quat([v[0], v[1], v[2]], order),
+                };
+                f(track.joint, track.channel.target(), value);
+                continue;
+            }
             let v = |i: usize| {
                 track
                     .curves

@@ -13,6 +13,7 @@
 //! by the caller into [`model::ResolvedClip`]s; pose blending takes the rig and the clips'
 //! data from the caller.
 
+pub mod avatar_mask;
 pub mod blend;
 pub mod built;
 pub mod check;

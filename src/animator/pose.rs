@@ -24,6 +24,7 @@
 //! [`HumanoidRig::pose`]: crate::humanoid::HumanoidRig::pose
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::machine::{LayerOutput, LeafOutput};
 use super::mask;
@@ -31,20 +32,22 @@ use super::model::{Blending, Controller, Motion, ResolvedClip};
 use crate::ClipData;
 use crate::humanoid::math::Q;
 use crate::humanoid::pose::slot;
-use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
+use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::pose::{ClipPoser, TrackTarget};
 use crate::rig::Skeleton;
 
-/// Floats per joint in the property array: position 3, rotation 4, scale 3.
-const JOINT_STRIDE: usize = 10;
-
-/// A run of the property array blended as one value.
+/// A value blended as one: a joint's position, rotation or scale, or one value of the
+/// human pose (a quaternion of it as one).
 #[derive(Clone, Copy, Debug)]
 struct Channel {
-    offset: usize,
     len: usize,
     quat: bool,
+    /// The first human-pose slot (human channels only).
+    slot: usize,
 }
+
+/// One channel's value (unused components 0).
+type V4 = [f32; 4];
 
 /// What the blender knows of one layer.
 struct LayerSetup {
@@ -62,18 +65,16 @@ struct LayerSetup {
 /// Working arrays, kept between updates so that blending allocates nothing.
 #[derive(Default)]
 struct Scratch {
-    layer: Vec<f32>,
-    reference: Vec<f32>,
-    state: Vec<f32>,
+    layer: Vec<V4>,
+    reference: Vec<V4>,
+    state: Vec<V4>,
     weight: Vec<f32>,
-    first: Vec<Option<[f32; 4]>>,
+    first: Vec<Option<V4>>,
     posed: Vec<JointLocal>,
 }
 
-/// A controller's layers bound to one rig and the clips its leaves name: turns each
-/// update's machine output into joint transforms. Keeps the previous result (layer 0's
-/// "below" for states without Write Defaults).
-pub struct PoseBlender<'a> {
+/// A controller's layers bound to one rig and its clips: what every instance shares.
+struct Bound<'a> {
     skeleton: &'a Skeleton,
     humanoid: Option<&'a HumanoidRig>,
     /// Joints the humanoid rig sets from the human pose.
@@ -85,15 +86,23 @@ pub struct PoseBlender<'a> {
     human_channels: std::ops::Range<usize>,
     layers: Vec<LayerSetup>,
     /// Rest values (the Write Defaults fallback).
-    rest: Vec<f32>,
+    rest: Vec<V4>,
+    warnings: Vec<String>,
+}
+
+/// A controller's layers bound to one rig and the clips its leaves name: turns each
+/// update's machine output into joint transforms. Keeps the previous result (layer 0's
+/// "below" for states without Write Defaults). Many characters that share a rig and a
+/// controller share one binding: [`PoseBlender::instance`].
+pub struct PoseBlender<'a> {
+    bound: Arc<Bound<'a>>,
     /// The result being built, then the previous update's result.
-    current: Vec<f32>,
+    current: Vec<V4>,
     /// True once a layer animated the human pose (then the humanoid rig poses the body).
     human_active: bool,
     out: Vec<JointLocal>,
     options: PoseOptions,
     scratch: Scratch,
-    warnings: Vec<String>,
 }
 
 impl<'a> PoseBlender<'a> {
@@ -106,117 +115,62 @@ impl<'a> PoseBlender<'a> {
         humanoid: Option<&'a HumanoidRig>,
         clip: &dyn Fn(&ResolvedClip) -> Option<&'a ClipData>,
     ) -> PoseBlender<'a> {
-        let (channels, human_channels) = channels(skeleton.joints.len());
-        let rest = rest_values(skeleton);
-        let mut warnings = Vec::new();
-        let mut clips = HashMap::new();
-        let mut layers = Vec::new();
+        let (channels, human_channels) = channels(skeleton.joints.len(), humanoid.is_some());
+        let mut b = Bound {
+            skeleton,
+            humanoid,
+            posed_joints: humanoid.map(|h| h.posed_joints()).unwrap_or_default(),
+            clips: HashMap::new(),
+            rest: rest_values(skeleton, &channels, &human_channels),
+            channels,
+            human_channels,
+            layers: Vec::new(),
+            warnings: Vec::new(),
+        };
         for layer in &controller.layers {
-            let mut set = vec![false; channels.len()];
-            let mut write_defaults = HashMap::new();
-            for state in layer.state_machine.all_states() {
-                write_defaults.insert(state.full_path.clone(), state.write_defaults);
-                let Some(motion) = &state.motion else {
-                    continue;
-                };
-                for resolved in resolved_clips(motion) {
-                    let key = (resolved.file, resolved.path_id);
-                    if !clips.contains_key(&key) {
-                        match clip(resolved) {
-                            Some(data) => {
-                                let poser = ClipPoser::new(data, skeleton, humanoid);
-                                if poser.is_humanoid()
-                                    != crate::humanoid::ClipMuscles::new(data).is_humanoid()
-                                {
-                                    warnings.push(format!(
-                                        "clip {:?} is humanoid but the rig has no humanoid avatar that can pose it: its muscles are not applied",
-                                        resolved.name
-                                    ));
-                                }
-                                clips.insert(key, (poser, resolved.start));
-                            }
-                            None => {
-                                warnings.push(format!(
-                                    "clip {:?} (path id {}) is not loaded: its leaves add no pose",
-                                    resolved.name, resolved.path_id
-                                ));
-                                continue;
-                            }
-                        }
-                    }
-                    if let Some((poser, _)) = clips.get(&key) {
-                        for (joint, target) in poser.animated() {
-                            set[joint_channel(joint, target)] = true;
-                        }
-                        if poser.humanoid().is_some() {
-                            set[human_channels.clone()].fill(true);
-                        }
-                    }
-                }
-            }
-            if let Some(asset) = &layer.mask_asset {
-                warnings.push(format!(
-                    "layer {:?}: its mask ({asset}) could not be read: the layer plays unmasked",
-                    layer.name
-                ));
-            }
-            let joint_mask = mask::joint_factors(&layer.mask, skeleton);
-            let human_mask = mask::human_factors(layer.body_mask.as_deref());
-            let mask = channels
-                .iter()
-                .enumerate()
-                .map(|(c, ch)| {
-                    if human_channels.contains(&c) {
-                        let s = ch.offset - skeleton.joints.len() * JOINT_STRIDE;
-                        human_mask.get(s).copied().unwrap_or(1.0)
-                    } else {
-                        joint_mask.get(c / 3).copied().unwrap_or(1.0)
-                    }
-                })
-                .collect();
-            layers.push(LayerSetup {
-                human: set[human_channels.clone()].iter().any(|&b| b),
-                set: (0..channels.len()).filter(|&c| set[c]).collect(),
-                in_set: set,
-                mask,
-                write_defaults,
-            });
+            let setup = b.setup(layer, clip);
+            b.layers.push(setup);
         }
         // Layer 0 covers every property the controller animates: the Animator binds them
         // all, so its states write their defaults (or keep the previous output, without
         // Write Defaults) under every other layer.
-        let all: Vec<bool> = (0..channels.len())
-            .map(|c| layers.iter().any(|l| l.in_set[c]))
+        let n = b.channels.len();
+        let all: Vec<bool> = (0..n)
+            .map(|c| b.layers.iter().any(|l| l.in_set[c]))
             .collect();
-        if let Some(base) = layers.first_mut() {
-            base.set = (0..channels.len()).filter(|&c| all[c]).collect();
-            base.human = all[human_channels.clone()].iter().any(|&b| b);
+        if let Some(base) = b.layers.first_mut() {
+            base.set = (0..n).filter(|&c| all[c]).collect();
+            base.human = all[b.human_channels.clone()].iter().any(|&x| x);
             base.in_set = all;
         }
-        let n = rest.len();
+        PoseBlender::from_bound(Arc::new(b))
+    }
+
+    fn from_bound(bound: Arc<Bound<'a>>) -> PoseBlender<'a> {
+        let n = bound.channels.len();
         PoseBlender {
-            skeleton,
-            humanoid,
-            posed_joints: humanoid.map(|h| h.posed_joints()).unwrap_or_default(),
-            clips,
-            channels,
-            human_channels,
-            layers,
-            current: rest.clone(),
-            rest,
+            current: bound.rest.clone(),
             human_active: false,
-            out: skeleton.joints.iter().map(JointLocal::rest).collect(),
+            out: bound.skeleton.joints.iter().map(JointLocal::rest).collect(),
             options: PoseOptions::default(),
             scratch: Scratch {
-                layer: vec![0.0; n],
-                reference: vec![0.0; n],
-                state: vec![0.0; n],
-                weight: Vec::new(),
-                first: Vec::new(),
+                layer: vec![[0.0; 4]; n],
+                reference: vec![[0.0; 4]; n],
+                state: vec![[0.0; 4]; n],
+                weight: vec![0.0; n],
+                first: vec![None; n],
                 posed: Vec::new(),
             },
-            warnings,
+            bound,
         }
+    }
+
+    /// Another blender for the same controller, rig and clips (another character), sharing
+    /// this one's binding, starting from the rest pose.
+    pub fn instance(&self) -> PoseBlender<'a> {
+        let mut b = PoseBlender::from_bound(Arc::clone(&self.bound));
+        b.options = self.options;
+        b
     }
 
     /// Humanoid posing options (root motion on by default).
@@ -227,12 +181,12 @@ impl<'a> PoseBlender<'a> {
     /// What binding found odd (clips not loaded, humanoid clips on a generic rig, masks
     /// that could not be read).
     pub fn warnings(&self) -> &[String] {
-        &self.warnings
+        &self.bound.warnings
     }
 
     /// Forgets the previous result: the next update blends over the rest pose.
     pub fn reset(&mut self) {
-        self.current.clone_from(&self.rest);
+        self.current.clone_from(&self.bound.rest);
         self.human_active = false;
     }
 
@@ -240,11 +194,9 @@ impl<'a> PoseBlender<'a> {
     /// machine output, `layers[i]` being the controller's layer i.
     pub fn blend(&mut self, layers: &[LayerOutput]) -> &[JointLocal] {
         let mut scratch = std::mem::take(&mut self.scratch);
-        scratch.weight.resize(self.channels.len(), 0.0);
-        scratch.first.resize(self.channels.len(), None);
-        let setups = std::mem::take(&mut self.layers);
+        let bound = Arc::clone(&self.bound);
         for (i, out) in layers.iter().enumerate() {
-            let Some(setup) = setups.get(i) else {
+            let Some(setup) = bound.layers.get(i) else {
                 continue;
             };
             if out.states.is_empty() || setup.set.is_empty() {
@@ -255,39 +207,169 @@ impl<'a> PoseBlender<'a> {
                 continue;
             }
             self.human_active |= setup.human;
-            let additive = i > 0 && out.mode == Blending::Additive;
             let mut layer = std::mem::take(&mut scratch.layer);
-            self.evaluate(setup, out, false, &mut layer, &mut scratch);
-            if additive {
+            bound.evaluate(setup, out, false, &self.current, &mut layer, &mut scratch);
+            if i > 0 && out.mode == Blending::Additive {
                 let mut reference = std::mem::take(&mut scratch.reference);
-                self.evaluate(setup, out, true, &mut reference, &mut scratch);
-                self.add(setup, w, &layer, &reference);
+                bound.evaluate(
+                    setup,
+                    out,
+                    true,
+                    &self.current,
+                    &mut reference,
+                    &mut scratch,
+                );
+                add(
+                    setup,
+                    w,
+                    &bound.channels,
+                    &layer,
+                    &reference,
+                    &mut self.current,
+                );
                 scratch.reference = reference;
             } else {
-                self.override_with(setup, w, &layer);
+                override_with(setup, w, &bound.channels, &layer, &mut self.current);
             }
             scratch.layer = layer;
         }
-        self.layers = setups;
         self.write_out(&mut scratch);
         self.scratch = scratch;
         &self.out
     }
 
+    /// The joints' transforms from the blended values (the human pose posed by the rig).
+    fn write_out(&mut self, scratch: &mut Scratch) {
+        let cur = &self.current;
+        for (j, o) in self.out.iter_mut().enumerate() {
+            let (t, q, s) = (cur[3 * j], cur[3 * j + 1], cur[3 * j + 2]);
+            *o = JointLocal {
+                t: [t[0], t[1], t[2]],
+                q,
+                s: [s[0], s[1], s[2]],
+            };
+        }
+        let b = &self.bound;
+        let Some(rig) = b.humanoid.filter(|_| self.human_active) else {
+            return;
+        };
+        let mut pose = HumanPose::default();
+        for c in b.human_channels.clone() {
+            let ch = b.channels[c];
+            for (k, v) in cur[c][..ch.len].iter().enumerate() {
+                pose.set(ch.slot + k, *v);
+            }
+        }
+        scratch.posed.clone_from(&self.out);
+        rig.pose(&pose, &self.options, &mut scratch.posed);
+        for &j in &b.posed_joints {
+            if let (Some(o), Some(p)) = (self.out.get_mut(j), scratch.posed.get(j)) {
+                *o = *p;
+            }
+        }
+    }
+}
+
+impl<'a> Bound<'a> {
+    /// One layer's property set, masks and Write Defaults; binds the clips it reaches.
+    fn setup(
+        &mut self,
+        layer: &super::model::Layer,
+        clip: &dyn Fn(&ResolvedClip) -> Option<&'a ClipData>,
+    ) -> LayerSetup {
+        let n = self.channels.len();
+        let mut set = vec![false; n];
+        let mut write_defaults = HashMap::new();
+        for state in layer.state_machine.all_states() {
+            write_defaults.insert(state.full_path.clone(), state.write_defaults);
+            let Some(motion) = &state.motion else {
+                continue;
+            };
+            for resolved in resolved_clips(motion) {
+                let key = (resolved.file, resolved.path_id);
+                if !self.clips.contains_key(&key) && !self.bind(resolved, clip) {
+                    continue;
+                }
+                if let Some((poser, _)) = self.clips.get(&key) {
+                    for (joint, target) in poser.animated() {
+                        if let Some(x) = set.get_mut(joint_channel(joint, target)) {
+                            *x = true;
+                        }
+                    }
+                    if poser.humanoid().is_some() {
+                        set[self.human_channels.clone()].fill(true);
+                    }
+                }
+            }
+        }
+        if let Some(asset) = &layer.mask_asset {
+            self.warnings.push(format!(
+                "layer {:?}: its mask ({asset}) could not be read: the layer plays unmasked",
+                layer.name
+            ));
+        }
+        let joint_mask = mask::joint_factors(&layer.mask, self.skeleton);
+        let human_mask = mask::human_factors(layer.body_mask.as_deref());
+        let mask = (0..n)
+            .map(|c| {
+                if self.human_channels.contains(&c) {
+                    human_mask
+                        .get(self.channels[c].slot)
+                        .copied()
+                        .unwrap_or(1.0)
+                } else {
+                    joint_mask.get(c / 3).copied().unwrap_or(1.0)
+                }
+            })
+            .collect();
+        LayerSetup {
+            human: set[self.human_channels.clone()].iter().any(|&b| b),
+            set: (0..n).filter(|&c| set[c]).collect(),
+            in_set: set,
+            mask,
+            write_defaults,
+        }
+    }
+
+    /// Binds a resolved clip (false, with a warning, when its data is not there).
+    fn bind(
+        &mut self,
+        resolved: &ResolvedClip,
+        clip: &dyn Fn(&ResolvedClip) -> Option<&'a ClipData>,
+    ) -> bool {
+        let Some(data) = clip(resolved) else {
+            self.warnings.push(format!(
+                "clip {:?} (path id {}) is not loaded: its leaves add no pose",
+                resolved.name, resolved.path_id
+            ));
+            return false;
+        };
+        let poser = ClipPoser::new(data, self.skeleton, self.humanoid).packed();
+        if !poser.is_humanoid() && ClipMuscles::new(data).is_humanoid() {
+            self.warnings.push(format!(
+                "clip {:?} is humanoid but the rig has no humanoid avatar that can pose it: its muscles are not applied",
+                resolved.name
+            ));
+        }
+        self.clips
+            .insert((resolved.file, resolved.path_id), (poser, resolved.start));
+        true
+    }
+
     /// `layer(P)` for every P of the layer's set, into `into` (at each clip's start when
-    /// `reference`).
+    /// `reference`); `below` is the value under the layer.
     fn evaluate(
         &self,
         setup: &LayerSetup,
         out: &LayerOutput,
         reference: bool,
-        into: &mut [f32],
-        scratch: &mut Scratch,
+        below: &[V4],
+        into: &mut [V4],
+        s: &mut Scratch,
     ) {
         for &c in &setup.set {
-            let ch = self.channels[c];
-            into[ch.offset..ch.offset + ch.len].fill(0.0);
-            scratch.first[c] = None;
+            into[c] = [0.0; 4];
+            s.first[c] = None;
         }
         for state in &out.states {
             let big_w = state.weight as f32;
@@ -295,38 +377,33 @@ impl<'a> PoseBlender<'a> {
                 continue;
             }
             for &c in &setup.set {
-                let ch = self.channels[c];
-                scratch.state[ch.offset..ch.offset + ch.len].fill(0.0);
-                scratch.weight[c] = 0.0;
+                s.state[c] = [0.0; 4];
+                s.weight[c] = 0.0;
             }
             for leaf in &state.leaves {
-                self.add_leaf(setup, leaf, reference, scratch);
+                self.add_leaf(setup, leaf, reference, s);
             }
             let wd = setup
                 .write_defaults
                 .get(&state.path)
                 .copied()
                 .unwrap_or(true);
-            let fallback = if wd { &self.rest } else { &self.current };
+            let fallback = if wd { &self.rest } else { below };
             for &c in &setup.set {
-                let ch = self.channels[c];
-                let range = ch.offset..ch.offset + ch.len;
-                let rem = (1.0 - scratch.weight[c]).max(0.0);
-                let mut fb = [0.0f32; 4];
-                fb[..ch.len].copy_from_slice(&fallback[range.clone()]);
-                if ch.quat {
-                    fb = align(fb, &mut scratch.first[c]);
+                let rem = (1.0 - s.weight[c]).max(0.0);
+                let mut fb = fallback[c];
+                if self.channels[c].quat {
+                    fb = align(fb, &mut s.first[c]);
                 }
-                for (k, x) in into[range.clone()].iter_mut().enumerate() {
-                    *x += big_w * (scratch.state[ch.offset + k] + rem * fb[k]);
+                let (st, x) = (&s.state[c], &mut into[c]);
+                for k in 0..4 {
+                    x[k] += big_w * (st[k] + rem * fb[k]);
                 }
             }
         }
         for &c in &setup.set {
-            let ch = self.channels[c];
-            if ch.quat {
-                let q = normalize(read4(into, ch.offset));
-                into[ch.offset..ch.offset + 4].copy_from_slice(&q);
+            if self.channels[c].quat {
+                into[c] = normalize(into[c]);
             }
         }
     }
@@ -348,19 +425,20 @@ impl<'a> PoseBlender<'a> {
         } else {
             leaf.clip_time as f32
         };
-        let (channels, state, weight, first) =
-            (&self.channels, &mut s.state, &mut s.weight, &mut s.first);
-        poser.sample_tracks(t, |joint, target, v| {
-            let c = joint_channel(joint, target);
-            if !setup.in_set.get(c).copied().unwrap_or(false) {
-                return;
-            }
-            let ch = channels[c];
-            let v = if ch.quat { align(v, &mut first[c]) } else { v };
-            for k in 0..ch.len {
-                state[ch.offset + k] += w * v[k];
+        let (state, weight, first) = (&mut s.state, &mut s.weight, &mut s.first);
+        let mut accumulate = |c: usize, v: V4, quat: bool| {
+            let v = if quat { align(v, &mut first[c]) } else { v };
+            let x = &mut state[c];
+            for k in 0..4 {
+                x[k] += w * v[k];
             }
             weight[c] += w;
+        };
+        poser.sample_tracks(t, |joint, target, v| {
+            let c = joint_channel(joint, target);
+            if setup.in_set.get(c).copied().unwrap_or(false) {
+                accumulate(c, v, target == TrackTarget::Rotation);
+            }
         });
         if let Some((_, muscles)) = poser.humanoid() {
             let mut pose = HumanPose::default();
@@ -368,97 +446,64 @@ impl<'a> PoseBlender<'a> {
             if leaf.mirror {
                 pose = pose.mirrored();
             }
-            let base = self.skeleton.joints.len() * JOINT_STRIDE;
             for c in self.human_channels.clone() {
-                let ch = channels[c];
-                let s0 = ch.offset - base;
-                let mut v = [0.0f32; 4];
-                for (k, x) in v.iter_mut().enumerate().take(ch.len) {
-                    *x = pose.get(s0 + k).unwrap_or(0.0);
-                }
-                if ch.quat {
-                    v = align(v, &mut first[c]);
-                }
-                for k in 0..ch.len {
-                    state[ch.offset + k] += w * v[k];
-                }
-                weight[c] += w;
+                let ch = self.channels[c];
+                let v: V4 = std::array::from_fn(|k| {
+                    if k < ch.len {
+                        pose.get(ch.slot + k).unwrap_or(0.0)
+                    } else {
+                        0.0
+                    }
+                });
+                accumulate(c, v, ch.quat);
             }
         }
     }
+}
 
-    /// Override: `below·(1 − a) + layer·a` with `a = w·m`.
-    fn override_with(&mut self, setup: &LayerSetup, w: f32, layer: &[f32]) {
-        for &c in &setup.set {
-            let a = w * setup.mask[c];
-            if a == 0.0 {
-                continue;
-            }
-            let ch = self.channels[c];
-            let cur = &mut self.current[ch.offset..ch.offset + ch.len];
-            let new = &layer[ch.offset..ch.offset + ch.len];
-            if ch.quat {
-                let below = read4(cur, 0);
-                let mut first = Some(below);
-                let l = align(read4(new, 0), &mut first);
-                let q: [f32; 4] = std::array::from_fn(|k| below[k] * (1.0 - a) + l[k] * a);
-                cur.copy_from_slice(&normalize(q));
-            } else {
-                for (x, n) in cur.iter_mut().zip(new) {
-                    *x = *x * (1.0 - a) + n * a;
-                }
-            }
+/// Override: `below·(1 − a) + layer·a` with `a = w·m`.
+fn override_with(setup: &LayerSetup, w: f32, channels: &[Channel], layer: &[V4], cur: &mut [V4]) {
+    for &c in &setup.set {
+        let a = w * setup.mask[c];
+        if a == 0.0 {
+            continue;
         }
-    }
-
-    /// Additive: `below + a·(layer − ref)`; rotations `below · slerp(1, ref⁻¹·layer, a)`.
-    fn add(&mut self, setup: &LayerSetup, w: f32, layer: &[f32], reference: &[f32]) {
-        for &c in &setup.set {
-            let a = w * setup.mask[c];
-            if a == 0.0 {
-                continue;
-            }
-            let ch = self.channels[c];
-            let r = ch.offset..ch.offset + ch.len;
-            let cur = &mut self.current[r.clone()];
-            if ch.quat {
-                let d = Q::from_f32(read4(reference, ch.offset)).conj()
-                    * Q::from_f32(read4(layer, ch.offset));
-                let q = Q::from_f32(read4(cur, 0)) * slerp_identity(d, f64::from(a));
-                cur.copy_from_slice(&q.normalize().to_f32());
-            } else {
-                for ((x, l), rf) in cur.iter_mut().zip(&layer[r.clone()]).zip(&reference[r]) {
-                    *x += a * (l - rf);
-                }
-            }
-        }
-    }
-
-    /// The joints' transforms from the blended values (the human pose posed by the rig).
-    fn write_out(&mut self, scratch: &mut Scratch) {
-        for (j, o) in self.out.iter_mut().enumerate() {
-            let v = &self.current[j * JOINT_STRIDE..(j + 1) * JOINT_STRIDE];
-            *o = JointLocal {
-                t: [v[0], v[1], v[2]],
-                q: [v[3], v[4], v[5], v[6]],
-                s: [v[7], v[8], v[9]],
-            };
-        }
-        let Some(rig) = self.humanoid.filter(|_| self.human_active) else {
-            return;
+        let below = cur[c];
+        let new = if channels[c].quat {
+            align(layer[c], &mut Some(below))
+        } else {
+            layer[c]
         };
-        let base = self.skeleton.joints.len() * JOINT_STRIDE;
-        let mut pose = HumanPose::default();
-        for s in 0..slot::COUNT {
-            if let Some(&v) = self.current.get(base + s) {
-                pose.set(s, v);
-            }
+        let mixed: V4 = std::array::from_fn(|k| below[k] * (1.0 - a) + new[k] * a);
+        cur[c] = if channels[c].quat {
+            normalize(mixed)
+        } else {
+            mixed
+        };
+    }
+}
+
+/// Additive: `below + a·(layer − ref)`; rotations `below · slerp(1, ref⁻¹·layer, a)`.
+fn add(
+    setup: &LayerSetup,
+    w: f32,
+    channels: &[Channel],
+    layer: &[V4],
+    reference: &[V4],
+    cur: &mut [V4],
+) {
+    for &c in &setup.set {
+        let a = w * setup.mask[c];
+        if a == 0.0 {
+            continue;
         }
-        scratch.posed.clone_from(&self.out);
-        rig.pose(&pose, &self.options, &mut scratch.posed);
-        for &j in &self.posed_joints {
-            if let (Some(o), Some(p)) = (self.out.get_mut(j), scratch.posed.get(j)) {
-                *o = *p;
+        if channels[c].quat {
+            let d = Q::from_f32(reference[c]).conj() * Q::from_f32(layer[c]);
+            let q = Q::from_f32(cur[c]) * slerp_identity(d, f64::from(a));
+            cur[c] = q.normalize().to_f32();
+        } else {
+            for k in 0..4 {
+                cur[c][k] += a * (layer[c][k] - reference[c][k]);
             }
         }
     }
@@ -493,76 +538,62 @@ fn joint_channel(joint: usize, target: TrackTarget) -> usize {
         }
 }
 
-/// Every channel: per joint position, rotation, scale; then the human pose's values (each
-/// quaternion as one channel, every other value alone).
-fn channels(joints: usize) -> (Vec<Channel>, std::ops::Range<usize>) {
+/// Every channel: per joint position, rotation, scale; then, for a humanoid rig, the human
+/// pose's values (each quaternion as one channel, every other value alone).
+fn channels(joints: usize, human: bool) -> (Vec<Channel>, std::ops::Range<usize>) {
+    let joint = |len, quat| Channel { len, quat, slot: 0 };
     let mut out = Vec::with_capacity(joints * 3 + slot::COUNT);
-    for j in 0..joints {
-        let o = j * JOINT_STRIDE;
-        out.push(Channel {
-            offset: o,
-            len: 3,
-            quat: false,
-        });
-        out.push(Channel {
-            offset: o + 3,
-            len: 4,
-            quat: true,
-        });
-        out.push(Channel {
-            offset: o + 7,
-            len: 3,
-            quat: false,
-        });
+    for _ in 0..joints {
+        out.extend([joint(3, false), joint(4, true), joint(3, false)]);
     }
     let start = out.len();
-    let base = joints * JOINT_STRIDE;
     // Quaternions: MotionQ, RootQ and each goal's Q.
-    let quats: Vec<usize> = [3, 10]
+    let quats: Vec<usize> = [3, slot::ROOT + 3]
         .into_iter()
         .chain((0..4).map(|g| slot::GOALS + 7 * g + 3))
         .collect();
-    let mut s = 0;
+    let mut s = if human { 0 } else { slot::COUNT };
     while s < slot::COUNT {
-        if quats.contains(&s) {
-            out.push(Channel {
-                offset: base + s,
-                len: 4,
-                quat: true,
-            });
-            s += 4;
-        } else {
-            out.push(Channel {
-                offset: base + s,
-                len: 1,
-                quat: false,
-            });
-            s += 1;
-        }
+        let quat = quats.contains(&s);
+        let len = if quat { 4 } else { 1 };
+        out.push(Channel { len, quat, slot: s });
+        s += len;
     }
     let end = out.len();
     (out, start..end)
 }
 
 /// The rest values: each joint's rest transform, then the default human pose.
-fn rest_values(skeleton: &Skeleton) -> Vec<f32> {
-    let mut out = Vec::with_capacity(skeleton.joints.len() * JOINT_STRIDE + slot::COUNT);
+fn rest_values(
+    skeleton: &Skeleton,
+    channels: &[Channel],
+    human: &std::ops::Range<usize>,
+) -> Vec<V4> {
+    let mut out = Vec::with_capacity(channels.len());
     for j in &skeleton.joints {
-        out.extend_from_slice(&j.position);
-        out.extend_from_slice(&normalize(j.rotation));
-        out.extend_from_slice(&j.scale);
+        let (t, s) = (j.position, j.scale);
+        out.extend([
+            [t[0], t[1], t[2], 0.0],
+            normalize(j.rotation),
+            [s[0], s[1], s[2], 0.0],
+        ]);
     }
     let pose = HumanPose::default();
-    out.extend((0..slot::COUNT).map(|s| pose.get(s).unwrap_or(0.0)));
+    for c in human.clone() {
+        let ch = channels[c];
+        out.push(std::array::from_fn(|k| {
+            if k < ch.len {
+                pose.get(ch.slot + k).unwrap_or(0.0)
+            } else {
+                0.0
+            }
+        }));
+    }
     out
 }
 
-fn read4(v: &[f32], at: usize) -> [f32; 4] {
-    std::array::from_fn(|k| v.get(at + k).copied().unwrap_or(0.0))
-}
-
 /// `q` in the hemisphere of the channel's first contributor (`q` becomes it when none).
-fn align(q: [f32; 4], first: &mut Option<[f32; 4]>) -> [f32; 4] {
+fn align(q: V4, first: &mut Option<V4>) -> V4 {
     match first {
         None => {
             *first = Some(q);
@@ -576,7 +607,7 @@ fn align(q: [f32; 4], first: &mut Option<[f32; 4]>) -> [f32; 4] {
 }
 
 /// A quaternion scaled to unit length (the identity when it has none).
-fn normalize(q: [f32; 4]) -> [f32; 4] {
+fn normalize(q: V4) -> V4 {
     let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
     if len > 0.0 && len.is_finite() {
         q.map(|c| c / len)
@@ -596,4 +627,79 @@ fn slerp_identity(d: Q, a: f64) -> Q {
     }
     let k = (a * half).sin() / s;
     Q::new(d.x * k, d.y * k, d.z * k, (a * half).cos())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn axis(x: f64, y: f64, z: f64, degrees: f64) -> V4 {
+        Q::axis_angle(
+            crate::humanoid::math::V3::new(x, y, z),
+            degrees.to_radians(),
+        )
+        .to_f32()
+    }
+
+    fn close(a: V4, b: V4) {
+        let dot: f32 = (0..4).map(|k| a[k] * b[k]).sum();
+        assert!(dot.abs() > 1.0 - 1e-6, "{a:?} != {b:?}");
+    }
+
+    fn one_channel(quat: bool) -> (LayerSetup, Vec<Channel>) {
+        let setup = LayerSetup {
+            set: vec![0],
+            in_set: vec![true],
+            human: false,
+            mask: vec![1.0],
+            write_defaults: HashMap::new(),
+        };
+        let len = if quat { 4 } else { 3 };
+        (setup, vec![Channel { len, quat, slot: 0 }])
+    }
+
+    #[test]
+    fn additive_rotation_turns_the_pose_below_by_a_share_of_the_layer_over_its_reference() {
+        let (setup, channels) = one_channel(true);
+        // Below: 90° about x; the layer 90° about y over a reference of 30° about y; at
+        // weight 0.5 the pose below turns by half of the 60° difference.
+        let mut cur = vec![axis(1.0, 0.0, 0.0, 90.0)];
+        add(
+            &setup,
+            0.5,
+            &channels,
+            &[axis(0.0, 1.0, 0.0, 90.0)],
+            &[axis(0.0, 1.0, 0.0, 30.0)],
+            &mut cur,
+        );
+        let expected =
+            Q::from_f32(axis(1.0, 0.0, 0.0, 90.0)) * Q::from_f32(axis(0.0, 1.0, 0.0, 30.0));
+        close(cur[0], expected.to_f32());
+    }
+
+    #[test]
+    fn override_rotation_blends_in_the_shorter_hemisphere() {
+        let (setup, channels) = one_channel(true);
+        // The layer's rotation given with w < 0: the same 90° about y.
+        let mut cur = vec![[0.0, 0.0, 0.0, 1.0]];
+        let layer = axis(0.0, 1.0, 0.0, 90.0).map(|c| -c);
+        override_with(&setup, 0.5, &channels, &[layer], &mut cur);
+        // Normalised lerp half way: 45° about y.
+        close(cur[0], axis(0.0, 1.0, 0.0, 45.0));
+    }
+
+    #[test]
+    fn additive_position_adds_the_weighted_difference() {
+        let (setup, channels) = one_channel(false);
+        let mut cur = vec![[1.0, 2.0, 3.0, 0.0]];
+        add(
+            &setup,
+            0.25,
+            &channels,
+            &[[4.0, 0.0, 0.0, 0.0]],
+            &[[0.0, 4.0, 0.0, 0.0]],
+            &mut cur,
+        );
+        assert_eq!(cur[0], [2.0, 1.0, 3.0, 0.0]);
+    }
 }

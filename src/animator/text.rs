@@ -14,6 +14,7 @@ use std::path::Path;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
+use super::avatar_mask::LayerMask;
 use super::model::*;
 use crate::unity::{Float, Int};
 use crate::yaml::{
@@ -312,6 +313,7 @@ impl<'a> Docs<'a> {
                 Some(source) => b.synced_machine(&raw_layers[source], l)?,
                 None => b.root_machine(&l.m_StateMachine, &name)?,
             };
+            let ((mask, body_mask), mask_asset) = b.layer_mask(&l.m_Mask);
             layers.push(Layer {
                 name,
                 blending: if l.m_BlendingMode.0 == 1 {
@@ -322,10 +324,9 @@ impl<'a> Docs<'a> {
                 weight: l.m_DefaultWeight.0,
                 synced_layer: synced,
                 synced_affects_timing: l.m_SyncedLayerAffectsTiming.0 != 0,
-                mask: Vec::new(),
-                body_mask: None,
-                mask_asset: (!l.m_Mask.is_null())
-                    .then(|| format!("AvatarMask {}", describe_ref(&l.m_Mask))),
+                mask,
+                body_mask,
+                mask_asset,
                 state_machine,
             });
         }
@@ -401,6 +402,31 @@ impl Builder<'_, '_> {
     }
 
     /// A synced layer: the source layer's machine with this layer's motions in its states.
+    /// A layer's AvatarMask, read from this file or the asset its guid names; when it
+    /// cannot be read, no mask and the reason (`mask_asset`).
+    fn layer_mask(&mut self, r: &YamlRef) -> (LayerMask, Option<String>) {
+        if r.is_null() {
+            return ((Vec::new(), None), None);
+        }
+        let found = match &r.guid {
+            None => {
+                let split: Vec<Document> = self.docs.by_id.values().map(|d| **d).collect();
+                super::avatar_mask::from_documents(&split, r.file_id.0)
+            }
+            Some(g) => match self.index.get(g) {
+                Some(path) => super::avatar_mask::from_file(path, r.file_id.0),
+                None => Err("its asset is not found (no .meta file with that guid)".into()),
+            },
+        };
+        match found {
+            Ok(mask) => (mask, None),
+            Err(why) => (
+                (Vec::new(), None),
+                Some(format!("AvatarMask {}: {why}", describe_ref(r))),
+            ),
+        }
+    }
+
     fn synced_machine(
         &mut self,
         source: &RawLayer,
