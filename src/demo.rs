@@ -108,16 +108,22 @@ pub fn demo_bytes() -> Vec<u8> {
 /// The root joint, then [`JOINTS`], with an Animation component listing `clip_count` clips
 /// (wrap mode 0: each clip's own `m_WrapMode` applies).
 fn rig(clip_count: usize) -> RigSpec {
-    let mut joints = vec![Joint::new(ROOT_NAME, None, [0.0; 3])];
-    joints.extend(JOINTS.iter().map(|&(path, position)| joint(path, position)));
     RigSpec {
-        joints,
+        joints: rig_joints(),
         component: RigComponent::Animation {
             clips: (0..clip_count).collect(),
             wrap_mode: 0,
         },
         renderers: Vec::new(),
     }
+}
+
+/// The demo rig's joints: the root `Demo`, then the humanoid-shaped hierarchy below it
+/// (`Hips`, `Hips/Spine`, …), parents first.
+pub fn rig_joints() -> Vec<Joint> {
+    let mut joints = vec![Joint::new(ROOT_NAME, None, [0.0; 3])];
+    joints.extend(JOINTS.iter().map(|&(path, position)| joint(path, position)));
+    joints
 }
 
 /// The joint at `path`: named by its last segment, child of the joint at the rest of the path

@@ -24,6 +24,7 @@ pub mod clip;
 pub mod container;
 pub mod curve;
 pub mod demo;
+pub mod demo_controller;
 pub mod diff;
 pub mod error;
 pub mod export;

@@ -26,6 +26,7 @@ pub mod machines;
 pub mod mask;
 pub mod model;
 pub mod names;
+pub mod owned;
 pub mod params;
 pub mod pose;
 pub mod raw;

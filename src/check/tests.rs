@@ -470,6 +470,7 @@ fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
         humanoid_error: None,
         clips,
         unresolved_clips: 0,
+        controller: None,
         renderers: Vec::new(),
     }
 }

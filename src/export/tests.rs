@@ -311,6 +311,7 @@ fn workspace() -> Workspace {
         humanoid_error: None,
         clips: vec![at(40)],
         unresolved_clips: 0,
+        controller: None,
         renderers: vec![RendererEntry {
             at: at(50),
             joint: 1,

@@ -1,6 +1,7 @@
 //! Unity files as Bevy assets: a loader for bundles, serialized files and web player
 //! containers that yields a [`UnityFile`] with each clip as a labeled `AnimationClip`
-//! sub-asset and each rig as a labeled [`UnityRig`] sub-asset.
+//! sub-asset, each rig as a labeled [`UnityRig`] sub-asset and each AnimatorController as a
+//! labeled [`UnityController`] sub-asset (`Controller/NAME`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -10,6 +11,7 @@ use bevy::asset::io::Reader;
 use bevy::asset::{AssetLoader, LoadContext};
 use bevy::prelude::*;
 
+use super::animator::UnityController;
 use super::direct::DirectClip;
 use super::index::{IndexedClip, UnityClipIndex};
 use super::rig::UnityRig;
@@ -66,6 +68,9 @@ impl LoadedClip {
 pub struct UnityFile {
     pub clips: Vec<LoadedClip>,
     pub rigs: Vec<(String, Handle<UnityRig>)>,
+    /// The AnimatorControllers that decoded, labelled `Controller/NAME` (`NAME@path_id`
+    /// where names repeat), with the clips of this file their leaves play.
+    pub controllers: Vec<(String, Handle<UnityController>)>,
     /// Per rig label (as in `rigs`), the rig with its meshes, materials and sprites, for rigs
     /// that draw something.
     #[cfg(feature = "model")]
@@ -80,6 +85,14 @@ impl UnityFile {
         self.clips
             .iter()
             .find(|c| c.label == label || c.name == label)
+    }
+
+    /// The controller labelled `label` (`Controller/NAME`) or named `label`.
+    pub fn controller(&self, label: &str) -> Option<&Handle<UnityController>> {
+        self.controllers
+            .iter()
+            .find(|(l, _)| l == label || l.strip_prefix("Controller/") == Some(label))
+            .map(|(_, h)| h)
     }
 
     /// The model of the rig labelled `rig` (see `rigs`), if it draws something.
@@ -217,6 +230,28 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
         file.models
             .extend(super::model::add_model(ws, rig, &label, &labels, cx));
         file.rigs.push((label, handle));
+    }
+    for (index, entry) in ws.controllers.iter().enumerate() {
+        let Some(asset) = UnityController::from_workspace(ws, index) else {
+            if let Err(e) = &entry.model {
+                file.errors
+                    .push(format!("controller {:?}: {e}", entry.name));
+            }
+            continue;
+        };
+        let repeated = ws
+            .controllers
+            .iter()
+            .filter(|c| c.name == entry.name)
+            .count()
+            > 1;
+        let label = if repeated {
+            format!("Controller/{}@{}", entry.name, entry.at.path_id)
+        } else {
+            format!("Controller/{}", entry.name)
+        };
+        let handle = cx.add_labeled_asset(label.clone(), asset);
+        file.controllers.push((label, handle));
     }
     file
 }

@@ -8,8 +8,11 @@
 //! as a [`UnityFile`], spawn a rig with [`spawn_rig`] (or a model with `spawn_model`) and
 //! attach a [`UnityPlayback`] with [`play_clip`] (through Bevy's `AnimationPlayer` and an
 //! animation graph, so clips blend) or [`play_clip_direct`] (the joints sample their tracks
-//! themselves: one clip per rig, for many rigs at once).
+//! themselves: one clip per rig, for many rigs at once). An AnimatorController
+//! (`"file#Controller/NAME"`, a [`UnityController`]) drives a rig through a [`UnityAnimator`]
+//! on its root: parameters in, the blended pose of its layers out.
 
+mod animator;
 mod asset;
 mod clip;
 pub mod curves;
@@ -31,6 +34,9 @@ use bevy::app::AnimationSystems;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
+pub use animator::{
+    UnityAnimator, UnityController, drive_animators, pose_animated_rigs, start_animators,
+};
 pub use asset::{LoadedClip, UnityFile, UnityFileLoader, UnityLoadError, build_file};
 pub use clip::{TrackCurve, target_id};
 pub use direct::{
@@ -51,8 +57,8 @@ pub use properties::{
     FloatProperty, IS_ACTIVE, PropertyLabel, UnityProperties, label_of, property_key,
 };
 pub use rig::{
-    RigJoint, RigRoot, UnityRig, Unmatched, rest_transform, spawn_rig, unmatched_bindings,
-    world_positions,
+    RigJoint, RigRoot, RigSkeleton, UnityRig, Unmatched, rest_transform, spawn_rig,
+    unmatched_bindings, world_positions,
 };
 
 /// Registers the Unity file asset and loader, the playhead system, the clip events and
@@ -65,6 +71,7 @@ impl Plugin for ClipscopePlugin {
         let index = UnityClipIndex::default();
         app.init_asset::<UnityFile>()
             .init_asset::<UnityRig>()
+            .init_asset::<UnityController>()
             .insert_resource(index.clone())
             .register_asset_loader(UnityFileLoader { index })
             .register_type::<UnityProperties>()
@@ -78,6 +85,12 @@ impl Plugin for ClipscopePlugin {
                     animate_bound_tracks.in_set(AnimationSystems),
                     pose_humanoids
                         .after(AnimationSystems)
+                        .before(TransformSystems::Propagate),
+                    (start_animators, drive_animators)
+                        .chain()
+                        .before(AnimationSystems),
+                    pose_animated_rigs
+                        .after(pose_humanoids)
                         .before(TransformSystems::Propagate),
                 ),
             );

@@ -47,6 +47,12 @@ pub struct RigRoot {
     pub joints: Vec<Entity>,
 }
 
+/// On a rig root from [`spawn_rig`]: the skeleton it was spawned from (joint `i` is
+/// `RigRoot::joints[i]`), for what poses the whole rig at once (a
+/// [`super::UnityAnimator`]).
+#[derive(Component, Clone, Debug)]
+pub struct RigSkeleton(pub Arc<Skeleton>);
+
 /// A binding of a clip that no joint of the rig carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unmatched {
@@ -121,9 +127,11 @@ pub fn spawn_rig(commands: &mut Commands, skeleton: &Skeleton) -> Entity {
         }
         joints.push(entity);
     }
-    commands
-        .entity(root)
-        .insert((AnimationPlayer::default(), RigRoot { joints }));
+    commands.entity(root).insert((
+        AnimationPlayer::default(),
+        RigRoot { joints },
+        RigSkeleton(Arc::new(skeleton.clone())),
+    ));
     root
 }
 

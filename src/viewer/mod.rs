@@ -7,6 +7,8 @@
 
 mod camera;
 mod capture;
+mod controller;
+mod controller_pose;
 mod draw;
 mod fps;
 mod input;
@@ -77,6 +79,8 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .init_resource::<scene::SceneState>()
     .init_resource::<reference::ReferenceDiff>()
     .init_resource::<ui::export::ExportPanel>()
+    .init_resource::<controller::ControllerView>()
+    .init_resource::<controller_pose::ControllerPose>()
     .init_resource::<camera::OrbitCamera>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
     .add_systems(PostStartup, camera::no_msaa_on_software)
@@ -85,6 +89,8 @@ pub fn run(options: ViewerOptions) -> AppExit {
         (
             load::poll_loading,
             load::dropped_files,
+            controller::drive_controller,
+            controller_pose::blend_controller_pose,
             scene::rebuild_scene,
             reference::update_reference_diff,
             scene::humanoid_root_motion,
@@ -98,6 +104,12 @@ pub fn run(options: ViewerOptions) -> AppExit {
         PostUpdate,
         (draw::draw_skeleton, markers::draw_humanoid_markers)
             .after(bevy::transform::TransformSystems::Propagate),
+    )
+    .add_systems(
+        PostUpdate,
+        controller_pose::apply_controller_pose
+            .after(crate::plugin::pose_humanoids)
+            .before(scene::hold_root),
     )
     .add_systems(
         PostUpdate,

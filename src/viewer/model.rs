@@ -117,7 +117,9 @@ fn attach_model(
         }
         None => framing_points(&model, clip),
     };
-    orbit.frame_points(&points);
+    if !scene.keep_view {
+        orbit.frame_points(&points);
+    }
     let rest = posed_joints(&model.skeleton, None, 0.0);
     let rest: Vec<Vec3> = rest.iter().map(|a| Vec3::from(a.translation)).collect();
     scene.far_joints = outside_view(&orbit, &rest);

@@ -58,6 +58,8 @@ pub struct Selection {
     pub show_inactive: bool,
     /// Set when the scene must be rebuilt.
     pub dirty: bool,
+    /// The next rebuild keeps the camera where it is (controller mode switching clips).
+    pub keep_view: bool,
 }
 
 impl Default for Selection {
@@ -78,6 +80,7 @@ impl Default for Selection {
             seek: None,
             skeleton: true,
             dirty: false,
+            keep_view: false,
         }
     }
 }
@@ -103,6 +106,8 @@ pub struct SceneState {
     pub report: Option<crate::check::ClipReport>,
     /// Joints (at rest) far outside the framed view: left out of the framing, still drawn.
     pub far_joints: usize,
+    /// The camera was kept when this scene was built (no framing).
+    pub keep_view: bool,
 }
 
 /// The clip to select after loading: the one named, else the first that decodes.
@@ -177,7 +182,9 @@ pub fn rebuild_scene(
         playback.playhead.paused = true;
         commands.entity(root).insert(playback);
     }
+    let keep_view = std::mem::take(&mut selection.keep_view);
     match &rig.humanoid {
+        _ if keep_view => {}
         Some(humanoid) => orbit.frame_humanoid_motion(&rig.skeleton, humanoid, data),
         None => orbit.frame_motion(&rig.skeleton, &loaded.direct),
     }
@@ -206,6 +213,7 @@ pub fn rebuild_scene(
         rig_index: rig.index,
         frames: 0,
         far_joints,
+        keep_view,
     };
 }
 

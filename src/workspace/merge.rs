@@ -165,6 +165,7 @@ impl Builder {
                         humanoid_error: None,
                         clips: Vec::new(),
                         unresolved_clips: 0,
+                        controller: None,
                         renderers: Vec::new(),
                     });
                     self.rigs.push(RigLinks::Binary(draft));
@@ -254,6 +255,7 @@ impl Builder {
                 humanoid_error: None,
                 clips: Vec::new(),
                 unresolved_clips: 0,
+                controller: None,
                 renderers: Vec::new(),
             });
         }

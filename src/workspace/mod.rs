@@ -9,6 +9,7 @@
 
 #[cfg(test)]
 mod activity_tests;
+mod controllers;
 mod extract;
 mod hierarchy;
 mod merge;
@@ -33,6 +34,7 @@ use crate::rig::{RigComponent, Skeleton};
 use crate::serialized::{External, SerializedFile};
 use crate::unity::PPtr;
 use crate::unity::rig::AnimatorController;
+pub use controllers::model_clips;
 use extract::{Extracted, GuidIndexes};
 pub use scene::{
     MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind, SpriteEntry,
@@ -150,6 +152,9 @@ pub struct RigEntry {
     pub clips: Vec<ObjectRef>,
     /// References to clips in files that are not loaded.
     pub unresolved_clips: usize,
+    /// The Animator's controller, where it is loaded (an index into
+    /// [`Workspace::controllers`]).
+    pub controller: Option<usize>,
     /// The renderers on its joints (none when opened for summaries, or for text files).
     pub renderers: Vec<RendererEntry>,
 }

@@ -47,8 +47,9 @@ impl Builder {
             let controller = self
                 .ws
                 .resolve(from, draft.controller)
-                .and_then(|at| self.ws.controllers.iter().find(|c| c.at == at));
-            match controller {
+                .and_then(|at| self.ws.controllers.iter().position(|c| c.at == at));
+            self.ws.rigs[index].controller = controller;
+            match controller.map(|c| &self.ws.controllers[c]) {
                 Some(c) => (c.clips.clone(), c.unresolved_clips),
                 None => (Vec::new(), usize::from(!draft.controller.is_null())),
             }
@@ -121,8 +122,9 @@ impl Builder {
         let mut found = self.resolve_links(from, list, clips);
         let resolved = controller
             .and_then(|l| self.resolve_link(from, l))
-            .and_then(|at| self.ws.controllers.iter().find(|c| c.at == at));
-        if let Some(c) = resolved {
+            .and_then(|at| self.ws.controllers.iter().position(|c| c.at == at));
+        self.ws.rigs[index].controller = resolved;
+        if let Some(c) = resolved.map(|c| &self.ws.controllers[c]) {
             found.extend(c.clips.iter().copied().map(Some));
         } else if controller.is_some() {
             found.push(None);

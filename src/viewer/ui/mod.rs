@@ -1,6 +1,7 @@
 //! The egui panels: files and clips on the left, the joint tree and properties on the right,
 //! the timeline and curve view at the bottom, a status bar on top.
 
+mod controller;
 pub mod export;
 mod plot;
 mod side;
@@ -10,6 +11,7 @@ use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::controller::ControllerView;
 use super::load::Loading;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
@@ -25,6 +27,7 @@ pub fn panels(
     scene: Res<SceneState>,
     reference: Res<ReferenceDiff>,
     mut export: ResMut<export::ExportPanel>,
+    mut controller: ResMut<ControllerView>,
     mut playbacks: Query<&mut UnityPlayback>,
     mut cameras: Query<&mut Camera, With<Camera3d>>,
     windows: Query<&Window>,
@@ -50,6 +53,11 @@ pub fn panels(
             .resizable(true)
             .default_size(260.0)
             .show(&mut root, |ui| {
+                if controller.active {
+                    controller::controller_transport(ui, &mut controller);
+                    plot::curve_view(ui, &mut playback.playhead, &selection, clip, &reference);
+                    return;
+                }
                 timeline::transport(ui, &mut playback.playhead, clip);
                 timeline::ticks_and_keys(ui, &mut playback.playhead, &selection, clip);
                 plot::curve_view(ui, &mut playback.playhead, &selection, clip, &reference);
@@ -62,6 +70,18 @@ pub fn panels(
             .max_size(420.0)
             .show(&mut root, |ui| {
                 side::files_and_clips(ui, library, &mut selection);
+            });
+    }
+    if let Some(library) = library
+        .as_deref()
+        .filter(|l| !l.main.controllers.is_empty())
+    {
+        egui::Panel::right("controller")
+            .resizable(true)
+            .default_size(280.0)
+            .max_size(480.0)
+            .show(&mut root, |ui| {
+                controller::controller_panel(ui, library, &mut controller, &mut selection);
             });
     }
     egui::Panel::right("rig")
