@@ -108,6 +108,7 @@ fn workspace() -> Workspace {
     bundle.rig = Some(RigSpec {
         joints,
         component: RigComponent::Animator,
+        renderers: Vec::new(),
     });
     let bytes = write_bundle(&bundle).expect("the fixture writes");
     let ws = Workspace::open_bytes(Path::new("bench.bundle"), bytes, &OpenOptions::default());

@@ -83,6 +83,7 @@ pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
     bundle.rig = Some(RigSpec {
         joints: crate::demo::rig_joints(),
         component: RigComponent::Animator,
+        renderers: Vec::new(),
     });
     write_rig_controller_bundle(&bundle, &controller())
 }

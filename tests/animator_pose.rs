@@ -200,6 +200,7 @@ fn bundle_bytes() -> Vec<u8> {
             Joint::new("B", Some(0), [0.0, 0.0, 1.0]),
         ],
         component: RigComponent::Animator,
+        renderers: Vec::new(),
     });
     write_rig_controller_bundle(&bundle, &controller()).expect("writes")
 }
