@@ -120,16 +120,7 @@ pub fn run(args: &AnimateArgs) -> ExitCode {
     let times = args.times.clone().unwrap_or_default();
     let out = if wanted.given() {
         let Some(rig) = ws.rigs.iter().find(|r| wanted.matches(r)) else {
-            eprintln!("error: no rig {}", wanted.describe());
-            let names: Vec<String> = ws
-                .rigs
-                .iter()
-                .map(|r| format!("{} (path id {})", r.name, r.at.path_id))
-                .collect();
-            if !names.is_empty() {
-                eprintln!("rigs there: {}", names.join(", "));
-            }
-            return ExitCode::from(2);
+            return wanted.not_found(&ws);
         };
         let options = PoseOptions {
             root_motion: !args.no_root_motion,

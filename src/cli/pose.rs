@@ -80,16 +80,7 @@ pub fn run(args: &PoseArgs) -> ExitCode {
         path_id: args.rig_path_id,
     };
     let Some(target) = choose(&ws, entry.at, clip, &wanted, &mut warnings) else {
-        eprintln!("error: no rig {}", wanted.describe());
-        let names: Vec<String> = ws
-            .rigs
-            .iter()
-            .map(|r| format!("{} (path id {})", r.name, r.at.path_id))
-            .collect();
-        if !names.is_empty() {
-            eprintln!("rigs there: {}", names.join(", "));
-        }
-        return ExitCode::from(2);
+        return wanted.not_found(&ws);
     };
     let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid);
     if clipscope::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
@@ -145,6 +136,20 @@ impl RigWanted<'_> {
     pub(super) fn matches(&self, rig: &clipscope::workspace::RigEntry) -> bool {
         self.name.is_none_or(|n| rig.name == n)
             && self.path_id.is_none_or(|id| rig.at.path_id == id)
+    }
+
+    /// Says that no rig is the one wanted, and which rigs there are: a usage error.
+    pub(super) fn not_found(&self, ws: &Workspace) -> ExitCode {
+        eprintln!("error: no rig {}", self.describe());
+        let names: Vec<String> = ws
+            .rigs
+            .iter()
+            .map(|r| format!("{} (path id {})", r.name, r.at.path_id))
+            .collect();
+        if !names.is_empty() {
+            eprintln!("rigs there: {}", names.join(", "));
+        }
+        ExitCode::from(2)
     }
 
     pub(super) fn describe(&self) -> String {

@@ -29,7 +29,6 @@ pub fn controller_panel(
     view: &mut ControllerView,
     selection: &mut Selection,
 ) {
-    ui.heading("Controller");
     controller_list(ui, library, view);
     if view.animator.is_none() {
         ui.weak("no controller: pick one above (the rig's own is picked when it is loaded)");

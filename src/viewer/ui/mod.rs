@@ -72,18 +72,6 @@ pub fn panels(
                 side::files_and_clips(ui, library, &mut selection);
             });
     }
-    if let Some(library) = library
-        .as_deref()
-        .filter(|l| !l.main.controllers.is_empty())
-    {
-        egui::Panel::right("controller")
-            .resizable(true)
-            .default_size(280.0)
-            .max_size(480.0)
-            .show(&mut root, |ui| {
-                controller::controller_panel(ui, library, &mut controller, &mut selection);
-            });
-    }
     egui::Panel::right("rig")
         .resizable(true)
         .default_size(300.0)
@@ -98,6 +86,19 @@ pub fn panels(
                 &reference,
                 &mut export,
             );
+            // The controller folds under the rig it drives, so the 3D view keeps its width.
+            if let Some(library) = library
+                .as_deref()
+                .filter(|l| !l.main.controllers.is_empty())
+            {
+                ui.separator();
+                egui::CollapsingHeader::new("Controller")
+                    .id_salt("controller panel")
+                    .default_open(false)
+                    .show(ui, |ui| {
+                        controller::controller_panel(ui, library, &mut controller, &mut selection);
+                    });
+            }
         });
     fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);
     Ok(())
