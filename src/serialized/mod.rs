@@ -95,7 +95,7 @@ impl SerializedFile {
     /// stripped, `given` (the user's) is used, else the container header's `container_version`
     /// when usable, else [`FALLBACK_UNITY_VERSION`].
     pub fn parse_in(
-        bytes: impl Into<crate::container::Blob>,
+        bytes: impl Into<crate::blob::Blob>,
         given: Option<&str>,
         container_version: Option<&str>,
     ) -> Result<Self, SerializedError> {
