@@ -142,30 +142,6 @@ fn condition(mode: u32, parameter: &str, threshold: f32) -> Ptr<ConditionConstan
     })
 }
 
-/// A 0.25 s crossfade to state `to` when `conditions` hold.
-fn transition(to: u32, conditions: Vec<Ptr<ConditionConstant>>) -> Ptr<TransitionConstant> {
-    ptr(TransitionConstant {
-        m_ConditionConstantArray: conditions,
-        m_DestinationState: to,
-        m_TransitionDuration: 0.25,
-        m_HasFixedDuration: true,
-        m_OrderedInterruption: true,
-        m_CanTransitionToSelf: true,
-        ..TransitionConstant::default()
-    })
-}
-
-/// A blend tree leaf playing clip `clip` (an index into `m_AnimationClips`).
-fn leaf(clip: u32) -> Ptr<BlendTreeNodeConstant> {
-    ptr(BlendTreeNodeConstant {
-        m_BlendEventID: u32::MAX,
-        m_BlendEventYID: u32::MAX,
-        m_ClipID: clip,
-        m_Duration: 1.0,
-        ..BlendTreeNodeConstant::default()
-    })
-}
-
 /// A state of the base layer playing `nodes`.
 fn state(name: &str, nodes: Vec<Ptr<BlendTreeNodeConstant>>) -> StateConstant {
     let full = format!("Base Layer.{name}");
@@ -184,8 +160,9 @@ fn state(name: &str, nodes: Vec<Ptr<BlendTreeNodeConstant>>) -> StateConstant {
 
 /// The `Locomotion` controller over clips 0 `Idle`, 1 `Walk`, 2 `Run`.
 fn controller() -> AnimatorController {
-    let mut idle = state("Idle", vec![leaf(0)]);
-    idle.m_TransitionConstantArray = vec![transition(1, vec![condition(3, "Speed", 0.1)])];
+    let mut idle = state("Idle", vec![clip_leaf(0, 1.0)]);
+    idle.m_TransitionConstantArray =
+        vec![fixed_transition(1, 0.25, vec![condition(3, "Speed", 0.1)])];
     let blend = ptr(BlendTreeNodeConstant {
         m_BlendType: 0,
         m_BlendEventID: h("Speed"),
@@ -197,17 +174,18 @@ fn controller() -> AnimatorController {
         m_ClipID: u32::MAX,
         ..BlendTreeNodeConstant::default()
     });
-    let mut moving = state("Move", vec![blend, leaf(1), leaf(2)]);
-    moving.m_TransitionConstantArray = vec![transition(0, vec![condition(4, "Speed", 0.1)])];
-    let mut wave = state("Wave", vec![leaf(1)]);
+    let mut moving = state("Move", vec![blend, clip_leaf(1, 1.0), clip_leaf(2, 1.0)]);
+    moving.m_TransitionConstantArray =
+        vec![fixed_transition(0, 0.25, vec![condition(4, "Speed", 0.1)])];
+    let mut wave = state("Wave", vec![clip_leaf(1, 1.0)]);
     wave.m_Speed = 0.5;
-    let mut back = transition(0, Vec::new());
+    let mut back = fixed_transition(0, 0.25, Vec::new());
     back.data.m_HasExitTime = true;
     back.data.m_ExitTime = 0.9;
     back.data.m_HasFixedDuration = false;
     back.data.m_TransitionDuration = 0.1;
     wave.m_TransitionConstantArray = vec![back];
-    let mut to_wave = transition(2, vec![condition(1, "Wave", 0.0)]);
+    let mut to_wave = fixed_transition(2, 0.25, vec![condition(1, "Wave", 0.0)]);
     to_wave.data.m_CanTransitionToSelf = false;
     let entry = ptr(SelectorStateConstant {
         m_TransitionConstantArray: vec![ptr(SelectorTransitionConstant {

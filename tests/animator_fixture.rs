@@ -30,28 +30,6 @@ fn cond(mode: u32, name: &str, threshold: f32) -> Ptr<ConditionConstant> {
     })
 }
 
-fn transition(dest: u32, conditions: Vec<Ptr<ConditionConstant>>) -> Ptr<TransitionConstant> {
-    ptr(TransitionConstant {
-        m_ConditionConstantArray: conditions,
-        m_DestinationState: dest,
-        m_TransitionDuration: 0.25,
-        m_HasFixedDuration: true,
-        m_OrderedInterruption: true,
-        m_CanTransitionToSelf: true,
-        ..TransitionConstant::default()
-    })
-}
-
-fn leaf(clip: u32, duration: f32) -> Ptr<BlendTreeNodeConstant> {
-    ptr(BlendTreeNodeConstant {
-        m_BlendEventID: u32::MAX,
-        m_BlendEventYID: u32::MAX,
-        m_ClipID: clip,
-        m_Duration: duration,
-        ..BlendTreeNodeConstant::default()
-    })
-}
-
 fn state(path: &str, short: &str, parent: &str) -> StateConstant {
     StateConstant {
         m_BlendTreeConstantIndexArray: vec![-1],
@@ -89,9 +67,9 @@ fn fixture() -> AnimatorController {
     let mut idle = state("Base Layer.Idle", "Idle", "Base Layer");
     idle.m_BlendTreeConstantIndexArray = vec![0, -1];
     idle.m_BlendTreeConstantArray = vec![ptr(BlendTreeConstant {
-        m_NodeArray: vec![leaf(0, 1.0)],
+        m_NodeArray: vec![clip_leaf(0, 1.0)],
     })];
-    let mut to_move = transition(1, vec![cond(3, "Speed", 0.1)]);
+    let mut to_move = fixed_transition(1, 0.25, vec![cond(3, "Speed", 0.1)]);
     to_move.data.m_HasFixedDuration = false;
     to_move.data.m_InterruptionSource = 2;
     idle.m_TransitionConstantArray = vec![to_move];
@@ -121,22 +99,23 @@ fn fixture() -> AnimatorController {
         m_ClipID: u32::MAX,
         ..BlendTreeNodeConstant::default()
     });
-    let mut run = leaf(2, 0.8);
+    let mut run = clip_leaf(2, 0.8);
     run.data.m_CycleOffset = 0.5;
     run.data.m_Mirror = true;
     moving.m_BlendTreeConstantArray = vec![ptr(BlendTreeConstant {
-        m_NodeArray: vec![root, leaf(1, 1.0), cartesian, run, leaf(1, 1.0)],
+        m_NodeArray: vec![root, clip_leaf(1, 1.0), cartesian, run, clip_leaf(1, 1.0)],
     })];
-    moving.m_TransitionConstantArray = vec![transition(30001, vec![cond(1, "Jump", 0.0)])];
+    moving.m_TransitionConstantArray =
+        vec![fixed_transition(30001, 0.25, vec![cond(1, "Jump", 0.0)])];
 
     let mut jump = state("Base Layer.Air.Jump", "Jump", "Air");
     jump.m_BlendTreeConstantIndexArray = vec![-1, -1];
-    let mut leave = transition(30003, Vec::new());
+    let mut leave = fixed_transition(30003, 0.25, Vec::new());
     leave.data.m_HasExitTime = true;
     leave.data.m_ExitTime = 0.9;
     jump.m_TransitionConstantArray = vec![leave];
 
-    let mut any = transition(0, vec![cond(4, "Speed", 0.01)]);
+    let mut any = fixed_transition(0, 0.25, vec![cond(4, "Speed", 0.01)]);
     any.data.m_CanTransitionToSelf = false;
 
     let machine = StateMachineConstant {

@@ -51,16 +51,6 @@ fn rising() -> ClipSpec {
     })
 }
 
-fn leaf(clip: u32) -> Ptr<BlendTreeNodeConstant> {
-    ptr(BlendTreeNodeConstant {
-        m_BlendEventID: u32::MAX,
-        m_BlendEventYID: u32::MAX,
-        m_ClipID: clip,
-        m_Duration: 1.0,
-        ..BlendTreeNodeConstant::default()
-    })
-}
-
 /// A machine of one state playing `nodes` (node 0 the root).
 fn machine(
     layer: &str,
@@ -152,9 +142,13 @@ fn controller() -> AnimatorController {
                 layer("Breath", 2, 1, 1.0, Vec::new()),
             ],
             m_StateMachineArray: vec![
-                ptr(machine("Base Layer", "Move", vec![blend, leaf(0), leaf(1)])),
-                ptr(machine("Upper", "Hold", vec![leaf(2)])),
-                ptr(machine("Breath", "Breathe", vec![leaf(3)])),
+                ptr(machine(
+                    "Base Layer",
+                    "Move",
+                    vec![blend, clip_leaf(0, 1.0), clip_leaf(1, 1.0)],
+                )),
+                ptr(machine("Upper", "Hold", vec![clip_leaf(2, 1.0)])),
+                ptr(machine("Breath", "Breathe", vec![clip_leaf(3, 1.0)])),
             ],
             m_Values: ptr(ValueArrayConstant {
                 m_ValueArray: vec![ValueConstant {

@@ -30,6 +30,36 @@ pub fn ptr<T>(data: T) -> Ptr<T> {
     Ptr { data }
 }
 
+/// A blend tree leaf (no blend parameter) playing clip `clip`, an index into
+/// `m_AnimationClips`, of `duration` seconds.
+pub fn clip_leaf(clip: u32, duration: f32) -> Ptr<BlendTreeNodeConstant> {
+    ptr(BlendTreeNodeConstant {
+        m_BlendEventID: u32::MAX,
+        m_BlendEventYID: u32::MAX,
+        m_ClipID: clip,
+        m_Duration: duration,
+        ..BlendTreeNodeConstant::default()
+    })
+}
+
+/// A crossfade of `seconds` (a fixed duration, ordered interruption, to itself too) to state
+/// `to` when `conditions` hold.
+pub fn fixed_transition(
+    to: u32,
+    seconds: f32,
+    conditions: Vec<Ptr<ConditionConstant>>,
+) -> Ptr<TransitionConstant> {
+    ptr(TransitionConstant {
+        m_ConditionConstantArray: conditions,
+        m_DestinationState: to,
+        m_TransitionDuration: seconds,
+        m_HasFixedDuration: true,
+        m_OrderedInterruption: true,
+        m_CanTransitionToSelf: true,
+        ..TransitionConstant::default()
+    })
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct AnimatorController {
     pub m_Name: String,

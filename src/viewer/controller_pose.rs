@@ -2,7 +2,6 @@
 //! by the library's pose blender ([`RigPose`]), after each update of the machine, and
 //! written to the rig's joints after the shown clip's own sampling (so it wins).
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use bevy::prelude::*;
@@ -12,8 +11,7 @@ use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection};
 use crate::animator::owned::{PoseInputs, RigPose};
 use crate::humanoid::PoseOptions;
-use crate::plugin::{RigRoot, joint_to_bevy};
-use crate::workspace::{Workspace, model_clips};
+use crate::plugin::{RigRoot, UnityController, joint_to_bevy};
 
 /// The blender bound to the shown controller and rig, and its last pose.
 #[derive(Resource, Default)]
@@ -48,6 +46,7 @@ pub fn blend_controller_pose(
     if !std::mem::take(&mut view.updated) {
         return;
     }
+    let state = &mut *state;
     let (Some(pose), Some(animator)) = (&mut state.pose, &view.animator) else {
         return;
     };
@@ -55,27 +54,19 @@ pub fn blend_controller_pose(
         root_motion: selection.root_motion,
     };
     let locals = pose.blend(animator.output(), options);
-    let transforms: Vec<Transform> = locals.iter().map(joint_to_bevy).collect();
-    state.transforms = transforms;
+    state.transforms.clear();
+    state.transforms.extend(locals.iter().map(joint_to_bevy));
 }
 
 /// The blender for controller `index` of the opened files on rig `rig` of the rig files.
 fn bind(library: &Library, index: usize, rig: usize) -> Option<RigPose> {
-    let ws: &Workspace = &library.main;
-    let model = ws.controllers.get(index)?.model.as_ref().ok()?;
+    let controller = UnityController::from_workspace(&library.main, index)?;
     let entry = rig_workspace(library).rigs.get(rig)?;
-    let clips: HashMap<(usize, i64), Arc<crate::clip::ClipData>> = model_clips(model)
-        .into_iter()
-        .filter_map(|at| {
-            let data = ws.clip(at)?.data.as_ref().ok()?;
-            Some(((at.file, at.path_id), Arc::new(data.clone())))
-        })
-        .collect();
     let pose = RigPose::new(PoseInputs {
-        controller: Arc::new(model.clone()),
+        controller: controller.controller,
         skeleton: Arc::new(entry.skeleton.clone()),
         humanoid: entry.humanoid.clone(),
-        clips: Arc::new(clips),
+        clips: controller.clips,
     });
     for w in pose.warnings() {
         warn!("{w}");
@@ -116,7 +107,7 @@ mod tests {
     use crate::animator::model::ParameterKind;
     use crate::demo_controller::locomotion_bytes;
     use crate::plugin::spawn_rig;
-    use crate::workspace::OpenOptions;
+    use crate::workspace::{OpenOptions, Workspace};
 
     #[test]
     fn controller_mode_writes_the_blended_pose_to_the_shown_rig() {
