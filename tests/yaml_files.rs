@@ -108,8 +108,16 @@ fn every_yaml_file_reads_and_every_clip_decodes() {
         rigs += contents.rigs.len();
         controllers += contents.controllers.len();
     }
-    // Five `.controller` files: four in modular-avatar, one in unitypackage-js.
-    assert_eq!((clips, controllers), (20, 5));
+    // Every `.anim` holds one clip and every `.controller` one controller (checked per file
+    // above); no other file kind holds either.
+    let count = |ext: &str| {
+        files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .count()
+    };
+    assert_eq!((clips, controllers), (count("anim"), count("controller")));
+    assert!(clips >= 20 && controllers >= 5, "{clips} clips, {controllers} controllers");
     assert!(rigs >= 8, "{rigs} rigs");
 }
 
