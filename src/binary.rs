@@ -38,6 +38,7 @@ pub struct ByteReader<'a> {
 }
 
 impl<'a> ByteReader<'a> {
+    /// A reader at the start of `bytes`, reading numbers in `endian` order.
     pub fn new(bytes: &'a [u8], endian: Endian) -> Self {
         ByteReader {
             bytes,
@@ -46,10 +47,12 @@ impl<'a> ByteReader<'a> {
         }
     }
 
+    /// The offset of the next byte to read.
     pub fn position(&self) -> usize {
         self.pos
     }
 
+    /// How many bytes are left to read.
     pub fn remaining(&self) -> usize {
         self.bytes.len() - self.pos
     }
@@ -93,10 +96,12 @@ impl<'a> ByteReader<'a> {
         Ok(out)
     }
 
+    /// Reads one byte; `what` names the field in the error when none is left.
     pub fn u8(&mut self, what: &str) -> Result<u8, ReadError> {
         Ok(self.array::<1>(what)?[0])
     }
 
+    /// Reads a `u16` in the reader's byte order.
     pub fn u16(&mut self, what: &str) -> Result<u16, ReadError> {
         let b = self.array::<2>(what)?;
         Ok(match self.endian {
@@ -105,6 +110,7 @@ impl<'a> ByteReader<'a> {
         })
     }
 
+    /// Reads a `u32` in the reader's byte order.
     pub fn u32(&mut self, what: &str) -> Result<u32, ReadError> {
         let b = self.array::<4>(what)?;
         Ok(match self.endian {
@@ -113,14 +119,17 @@ impl<'a> ByteReader<'a> {
         })
     }
 
+    /// Reads an `i16` in the reader's byte order.
     pub fn i16(&mut self, what: &str) -> Result<i16, ReadError> {
         Ok(self.u16(what)? as i16)
     }
 
+    /// Reads an `i32` in the reader's byte order.
     pub fn i32(&mut self, what: &str) -> Result<i32, ReadError> {
         Ok(self.u32(what)? as i32)
     }
 
+    /// Reads a `u64` in the reader's byte order.
     pub fn u64(&mut self, what: &str) -> Result<u64, ReadError> {
         let b = self.array::<8>(what)?;
         Ok(match self.endian {
@@ -129,10 +138,12 @@ impl<'a> ByteReader<'a> {
         })
     }
 
+    /// Reads an `i64` in the reader's byte order.
     pub fn i64(&mut self, what: &str) -> Result<i64, ReadError> {
         Ok(self.u64(what)? as i64)
     }
 
+    /// Reads an `f32` (its IEEE bits as a `u32`) in the reader's byte order.
     pub fn f32(&mut self, what: &str) -> Result<f32, ReadError> {
         Ok(f32::from_bits(self.u32(what)?))
     }

@@ -11,10 +11,12 @@
 //!   sample` and `clipscope pose` print).
 //! - [`version`]: Unity version strings, and the version a file is read with.
 //! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
-//! - [`authoring`]: writing real Unity bundles (test fixtures, the demo).
+//! - `authoring` (feature `authoring`, on by default): writing real Unity bundles (test
+//!   fixtures, the demo's source); `demo`: the built-in demo, embedded in every build.
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.
 
 pub mod animator;
+#[cfg(feature = "authoring")]
 pub mod authoring;
 pub mod avatar;
 pub mod binary;
@@ -24,6 +26,7 @@ pub mod clip;
 pub mod container;
 pub mod curve;
 pub mod demo;
+#[cfg(feature = "authoring")]
 pub mod demo_controller;
 pub mod diff;
 pub mod error;

@@ -54,6 +54,7 @@ impl Playhead {
         }
     }
 
+    /// The clip's length, `stop - start` (0 when the range is empty or reversed).
     pub fn length(&self) -> f32 {
         (self.stop - self.start).max(0.0)
     }

@@ -78,6 +78,7 @@ pub struct MemoryStreams<'a> {
 }
 
 impl<'a> MemoryStreams<'a> {
+    /// An empty set: no stream data in memory.
     pub fn new() -> Self {
         MemoryStreams { blobs: Vec::new() }
     }
@@ -108,6 +109,7 @@ impl<'a> MemoryStreams<'a> {
             .map(|(_, b)| b.as_ref())
     }
 
+    /// Whether no stream data is held.
     pub fn is_empty(&self) -> bool {
         self.blobs.is_empty()
     }

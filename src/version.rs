@@ -250,7 +250,7 @@ fn number(digits: &str) -> Option<u16> {
 /// Where the version used for a file came from when its own was unusable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FallbackSource {
-    /// `--unity-version` (or [`crate::OpenOptions::unity_version`]).
+    /// `--unity-version` (or [`crate::workspace::OpenOptions::unity_version`]).
     Given,
     /// The bundle's or web player's header.
     Container,

@@ -132,6 +132,7 @@ pub struct LayerOutput {
     pub states: Vec<StateOutput>,
 }
 
+/// A layer's running transition: source and destination state paths, progress (0 to 1) and duration in seconds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TransitionOutput {
     pub from: String,
@@ -140,6 +141,8 @@ pub struct TransitionOutput {
     pub duration: f64,
 }
 
+/// One playing state of a layer: its path, normalised time, weight in the layer, speed and length,
+/// whether an interruption froze its pose, and the clips its leaves play.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateOutput {
     pub path: String,
@@ -151,6 +154,8 @@ pub struct StateOutput {
     pub leaves: Vec<LeafOutput>,
 }
 
+/// One leaf clip of a playing state: its weight in the tree and in the layer, its phase and clip
+/// time, whether it loops and whether it is mirrored.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LeafOutput {
     pub clip: Option<String>,

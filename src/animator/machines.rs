@@ -14,6 +14,7 @@ pub struct MachineTree {
 }
 
 impl MachineTree {
+    /// An empty root machine at `root_path`.
     pub fn new(root_path: &str) -> MachineTree {
         MachineTree {
             root: StateMachine {
@@ -101,6 +102,7 @@ impl MachineTree {
         self.machine_mut(&parent).states.push(state);
     }
 
+    /// The filled root machine.
     pub fn finish(self) -> StateMachine {
         self.root
     }

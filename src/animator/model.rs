@@ -64,6 +64,7 @@ pub enum Blending {
 }
 
 impl Blending {
+    /// The name in JSON output: `override` or `additive`.
     pub fn name(self) -> &'static str {
         match self {
             Blending::Override => "override",
@@ -170,6 +171,7 @@ pub enum Destination {
 }
 
 impl Destination {
+    /// The name in JSON output: `state`, `machine` or `exit`.
     pub fn kind(&self) -> &'static str {
         match self {
             Destination::State(_) => "state",
@@ -208,6 +210,7 @@ impl ConditionMode {
         })
     }
 
+    /// The name in JSON output (`if`, `ifnot`, `greater`, …).
     pub fn name(self) -> &'static str {
         match self {
             ConditionMode::If => "if",
@@ -221,6 +224,7 @@ impl ConditionMode {
     }
 }
 
+/// A transition's condition: the parameter tested, how, and the threshold it is compared with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Condition {
     pub mode: ConditionMode,
@@ -252,6 +256,7 @@ impl Interruption {
         })
     }
 
+    /// The name in JSON output (`none`, `source`, `destination`, …).
     pub fn name(self) -> &'static str {
         match self {
             Interruption::None => "none",
@@ -357,6 +362,7 @@ pub struct ResolvedClip {
     pub cycle_offset: f32,
 }
 
+/// A leaf clip of a state or blend tree: where it is, and the clip once it is loaded.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClipMotion {
     pub source: ClipSource,
@@ -365,6 +371,7 @@ pub struct ClipMotion {
 }
 
 impl ClipMotion {
+    /// A clip not resolved yet.
     pub fn new(source: ClipSource) -> ClipMotion {
         ClipMotion {
             source,
@@ -396,6 +403,7 @@ impl BlendKind {
         })
     }
 
+    /// The name in JSON output (`1d`, `simple_directional`, …).
     pub fn name(self) -> &'static str {
         match self {
             BlendKind::Simple1D => "1d",
@@ -406,6 +414,7 @@ impl BlendKind {
         }
     }
 
+    /// Whether the tree blends on two parameters (the three 2D types).
     pub fn is_2d(self) -> bool {
         matches!(
             self,
@@ -416,6 +425,7 @@ impl BlendKind {
     }
 }
 
+/// A blend tree: its type, parameters and children.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlendTree {
     pub name: String,

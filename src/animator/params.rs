@@ -49,6 +49,7 @@ impl Params {
         }
     }
 
+    /// The type of parameter `name`, if the controller has it.
     pub fn kind(&self, name: &str) -> Option<ParameterKind> {
         self.values.get(name).map(|(k, _)| *k)
     }

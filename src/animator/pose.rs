@@ -30,7 +30,7 @@ use super::layer_rules::{Channel, V4, add, align, normalize, override_with};
 use super::machine::{LayerOutput, LeafOutput};
 use super::mask;
 use super::model::{Blending, Controller, Motion, ResolvedClip};
-use crate::ClipData;
+use crate::clip::ClipData;
 use crate::humanoid::pose::slot;
 use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::pose::{ClipPoser, TrackTarget};

@@ -21,6 +21,7 @@ pub struct Ptr<T: Default> {
     pub data: T,
 }
 
+/// Unity's `AnimatorController`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct AnimatorController {
@@ -30,6 +31,7 @@ pub struct AnimatorController {
     pub m_AnimationClips: Vec<PPtr>,
 }
 
+/// Unity's `ControllerConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ControllerConstant {
@@ -40,6 +42,7 @@ pub struct ControllerConstant {
     pub m_DefaultValues: Ptr<ValueArray>,
 }
 
+/// Unity's `LayerConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LayerConstant {
@@ -56,6 +59,7 @@ pub struct LayerConstant {
     pub m_SyncedLayerAffectsTiming: Option<Int>,
 }
 
+/// Unity's `BodyMask`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct BodyMask {
@@ -64,12 +68,14 @@ pub struct BodyMask {
     pub word2: Option<Int>,
 }
 
+/// Unity's `SkeletonMask`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct SkeletonMask {
     pub m_Data: Vec<SkeletonMaskElement>,
 }
 
+/// Unity's `SkeletonMaskElement`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct SkeletonMaskElement {
@@ -78,6 +84,7 @@ pub struct SkeletonMaskElement {
     pub m_Weight: Float,
 }
 
+/// Unity's `StateMachineConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct StateMachineConstant {
@@ -89,6 +96,7 @@ pub struct StateMachineConstant {
     pub m_SynchronizedLayerCount: Int,
 }
 
+/// Unity's `StateConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct StateConstant {
@@ -113,6 +121,7 @@ pub struct StateConstant {
     pub m_Mirror: Int,
 }
 
+/// Unity's `LeafInfoConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct LeafInfoConstant {
@@ -120,6 +129,7 @@ pub struct LeafInfoConstant {
     pub m_IndexOffset: Int,
 }
 
+/// Unity's `TransitionConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct TransitionConstant {
@@ -139,6 +149,7 @@ pub struct TransitionConstant {
     pub m_CanTransitionToSelf: Option<Int>,
 }
 
+/// Unity's `ConditionConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ConditionConstant {
@@ -148,6 +159,7 @@ pub struct ConditionConstant {
     pub m_ExitTime: Float,
 }
 
+/// Unity's `SelectorStateConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct SelectorStateConstant {
@@ -156,6 +168,7 @@ pub struct SelectorStateConstant {
     pub m_IsEntry: Int,
 }
 
+/// Unity's `SelectorTransitionConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct SelectorTransitionConstant {
@@ -163,12 +176,14 @@ pub struct SelectorTransitionConstant {
     pub m_ConditionConstantArray: Vec<Ptr<ConditionConstant>>,
 }
 
+/// Unity's `BlendTreeConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct BlendTreeConstant {
     pub m_NodeArray: Vec<Ptr<BlendTreeNodeConstant>>,
 }
 
+/// Unity's `BlendTreeNodeConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct BlendTreeNodeConstant {
@@ -187,18 +202,21 @@ pub struct BlendTreeNodeConstant {
     pub m_Mirror: Option<Int>,
 }
 
+/// Unity's `Blend1dData`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Blend1dData {
     pub m_ChildThresholdArray: Vec<Float>,
 }
 
+/// Unity's `Blend2dData`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Blend2dData {
     pub m_ChildPositionArray: Vec<Vector2>,
 }
 
+/// Unity's `Vector2`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Vector2 {
@@ -206,6 +224,7 @@ pub struct Vector2 {
     pub y: Float,
 }
 
+/// Unity's `BlendDirectData`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct BlendDirectData {
@@ -213,12 +232,14 @@ pub struct BlendDirectData {
     pub m_NormalizedBlendValues: Int,
 }
 
+/// Unity's `ValueArrayConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ValueArrayConstant {
     pub m_ValueArray: Vec<ValueConstant>,
 }
 
+/// Unity's `ValueConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ValueConstant {
@@ -227,6 +248,7 @@ pub struct ValueConstant {
     pub m_Index: Int,
 }
 
+/// Unity's `ValueArray`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ValueArray {

@@ -12,7 +12,7 @@ use super::classes::avatar::{
 };
 use super::classes::clip::OffsetPtr;
 use super::classes::{Vec3, Vec4, Xform};
-use super::spec::UnityTarget;
+use super::target::UnityTarget;
 
 /// A local transform and a human bone's frame and limits: the decoder's own types
 /// ([`crate::avatar::Xform`], [`crate::avatar::Axes`]), so a fixture is written from what

@@ -60,6 +60,7 @@ pub fn fixed_transition(
     })
 }
 
+/// Unity's `AnimatorController`, field for field as its type tree names them.
 #[derive(Clone, Debug, Serialize)]
 pub struct AnimatorController {
     pub m_Name: String,
@@ -76,12 +77,14 @@ impl ClassIdType for AnimatorController {
     const CLASS_ID: ClassId = ClassId::AnimatorController;
 }
 
+/// Unity's `BehaviourDescription`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct BehaviourDescription {
     pub m_StateMachineBehaviourRanges: BTreeMap<u32, u32>,
     pub m_StateMachineBehaviourIndices: Vec<u32>,
 }
 
+/// Unity's `ControllerConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ControllerConstant {
     pub m_LayerArray: Vec<Ptr<LayerConstant>>,
@@ -90,6 +93,7 @@ pub struct ControllerConstant {
     pub m_DefaultValues: Ptr<ValueArray>,
 }
 
+/// Unity's `LayerConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct LayerConstant {
     pub m_StateMachineIndex: u32,
@@ -104,6 +108,7 @@ pub struct LayerConstant {
     pub m_SyncedLayerAffectsTiming: bool,
 }
 
+/// Unity's `HumanPoseMask`, field for field as its type tree names them.
 #[derive(Clone, Debug, Serialize)]
 pub struct HumanPoseMask {
     pub word0: u32,
@@ -121,17 +126,20 @@ impl Default for HumanPoseMask {
     }
 }
 
+/// Unity's `SkeletonMask`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SkeletonMask {
     pub m_Data: Vec<SkeletonMaskElement>,
 }
 
+/// Unity's `SkeletonMaskElement`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SkeletonMaskElement {
     pub m_PathHash: u32,
     pub m_Weight: f32,
 }
 
+/// Unity's `StateMachineConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct StateMachineConstant {
     pub m_StateConstantArray: Vec<Ptr<StateConstant>>,
@@ -141,6 +149,7 @@ pub struct StateMachineConstant {
     pub m_SynchronizedLayerCount: u32,
 }
 
+/// Unity's `StateConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct StateConstant {
     pub m_TransitionConstantArray: Vec<Ptr<TransitionConstant>>,
@@ -162,6 +171,7 @@ pub struct StateConstant {
     pub m_Mirror: bool,
 }
 
+/// Unity's `TransitionConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct TransitionConstant {
     pub m_ConditionConstantArray: Vec<Ptr<ConditionConstant>>,
@@ -179,6 +189,7 @@ pub struct TransitionConstant {
     pub m_CanTransitionToSelf: bool,
 }
 
+/// Unity's `ConditionConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ConditionConstant {
     pub m_ConditionMode: u32,
@@ -187,6 +198,7 @@ pub struct ConditionConstant {
     pub m_ExitTime: f32,
 }
 
+/// Unity's `SelectorStateConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SelectorStateConstant {
     pub m_TransitionConstantArray: Vec<Ptr<SelectorTransitionConstant>>,
@@ -194,17 +206,20 @@ pub struct SelectorStateConstant {
     pub m_IsEntry: bool,
 }
 
+/// Unity's `SelectorTransitionConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct SelectorTransitionConstant {
     pub m_Destination: u32,
     pub m_ConditionConstantArray: Vec<Ptr<ConditionConstant>>,
 }
 
+/// Unity's `BlendTreeConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct BlendTreeConstant {
     pub m_NodeArray: Vec<Ptr<BlendTreeNodeConstant>>,
 }
 
+/// Unity's `BlendTreeNodeConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct BlendTreeNodeConstant {
     pub m_BlendType: u32,
@@ -220,22 +235,26 @@ pub struct BlendTreeNodeConstant {
     pub m_Mirror: bool,
 }
 
+/// Unity's `Blend1dDataConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Blend1dDataConstant {
     pub m_ChildThresholdArray: Vec<f32>,
 }
 
+/// Unity's `Vector2f`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Vector2f {
     pub x: f32,
     pub y: f32,
 }
 
+/// Unity's `MotionNeighborList`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct MotionNeighborList {
     pub m_NeighborArray: Vec<u32>,
 }
 
+/// Unity's `Blend2dDataConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Blend2dDataConstant {
     pub m_ChildPositionArray: Vec<Vector2f>,
@@ -245,17 +264,20 @@ pub struct Blend2dDataConstant {
     pub m_ChildNeighborListArray: Vec<MotionNeighborList>,
 }
 
+/// Unity's `BlendDirectDataConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct BlendDirectDataConstant {
     pub m_ChildBlendEventIDArray: Vec<u32>,
     pub m_NormalizedBlendValues: bool,
 }
 
+/// Unity's `ValueArrayConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ValueArrayConstant {
     pub m_ValueArray: Vec<ValueConstant>,
 }
 
+/// Unity's `ValueConstant`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ValueConstant {
     pub m_ID: u32,
@@ -263,6 +285,7 @@ pub struct ValueConstant {
     pub m_Index: u32,
 }
 
+/// Unity's `ValueArray`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ValueArray {
     pub m_PositionValues: Vec<[f32; 3]>,

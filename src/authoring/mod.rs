@@ -32,6 +32,7 @@ mod muscle;
 mod renderer;
 mod rig;
 mod spec;
+mod target;
 #[cfg(test)]
 mod tests;
 pub mod tree;

@@ -58,6 +58,7 @@ pub struct Xform {
 }
 
 impl Xform {
+    /// The identity transform: no translation or rotation, unit scale.
     pub const IDENTITY: Xform = Xform {
         t: [0.0; 3],
         q: [0.0, 0.0, 0.0, 1.0],

@@ -121,6 +121,7 @@ pub enum Quantity {
 }
 
 impl Quantity {
+    /// The measure a jump of this quantity is reported in (Euler angles as rotations).
     pub fn measure(self) -> Measure {
         match self {
             Quantity::Position => Measure::Position,
@@ -196,6 +197,7 @@ fn relative(a: &[f64], b: &[f64], ra: &[f64], rb: &[f64]) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// A quaternion in f64, x, y, z, w.
 pub type Quat = [f64; 4];
 
 /// The Hamilton product `a·b` in `f64`.

@@ -507,7 +507,7 @@ fn each_clip_is_checked_against_the_rig_that_reaches_it_or_matches_most() {
                     path_id: 4,
                 },
                 name: "Broken".into(),
-                data: Err(crate::Error::Object {
+                data: Err(crate::error::Error::Object {
                     location: "f".into(),
                     path_id: 4,
                     class: "AnimationClip".into(),

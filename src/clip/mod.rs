@@ -56,9 +56,13 @@ impl Storage {
 
 /// Transform attributes of a binding with type id 4.
 pub mod attribute {
+    /// `m_LocalPosition` (3 curves).
     pub const POSITION: u32 = 1;
+    /// `m_LocalRotation` as a quaternion (4 curves).
     pub const ROTATION: u32 = 2;
+    /// `m_LocalScale` (3 curves).
     pub const SCALE: u32 = 3;
+    /// `m_LocalEulerAngles` in degrees (3 curves, with the binding's rotation order).
     pub const EULER: u32 = 4;
 }
 

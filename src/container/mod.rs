@@ -8,6 +8,8 @@
 
 pub mod bundle;
 pub mod codec;
+#[cfg(all(test, feature = "authoring"))]
+mod codec_tests;
 pub mod web;
 
 pub use crate::blob::Blob;

@@ -58,6 +58,8 @@ pub struct Source<'a> {
 }
 
 impl<'a> Source<'a> {
+    /// Binds `clip` to the exported skeleton (posed through `humanoid` when given, with or
+    /// without root motion) and its morph nodes.
     pub fn new(
         clip: &'a ClipData,
         skeleton: &'a Skeleton,

@@ -99,6 +99,7 @@ pub struct OrientationNodes {
 }
 
 impl OrientationNodes {
+    /// The avatar's upper arm and upper leg nodes, or `None` when it lacks one.
     pub fn new(avatar: &AvatarData) -> Option<OrientationNodes> {
         Some(OrientationNodes {
             left_arm: avatar.bone_human_node(HumanBone::LeftUpperArm)?,

@@ -3,6 +3,7 @@
 
 use std::ops::{Add, Mul, Neg, Sub};
 
+/// A vector in f64.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct V3 {
     pub x: f64,
@@ -10,6 +11,7 @@ pub struct V3 {
     pub z: f64,
 }
 
+/// A quaternion in f64: x, y, z, w.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Q {
     pub x: f64,
@@ -19,21 +21,28 @@ pub struct Q {
 }
 
 impl V3 {
+    /// `(0, 0, 0)`.
     pub const ZERO: V3 = V3::new(0.0, 0.0, 0.0);
+    /// `(1, 1, 1)`.
     pub const ONE: V3 = V3::new(1.0, 1.0, 1.0);
 
+    /// The vector `(x, y, z)`.
     pub const fn new(x: f64, y: f64, z: f64) -> V3 {
         V3 { x, y, z }
     }
+    /// From `[x, y, z]` in f32.
     pub fn from_f32(v: [f32; 3]) -> V3 {
         V3::new(v[0].into(), v[1].into(), v[2].into())
     }
+    /// To `[x, y, z]` in f32.
     pub fn to_f32(self) -> [f32; 3] {
         [self.x as f32, self.y as f32, self.z as f32]
     }
+    /// The dot product.
     pub fn dot(self, o: V3) -> f64 {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
+    /// The cross product `self × o`.
     pub fn cross(self, o: V3) -> V3 {
         V3::new(
             self.y * o.z - self.z * o.y,
@@ -41,6 +50,7 @@ impl V3 {
             self.x * o.y - self.y * o.x,
         )
     }
+    /// The Euclidean length.
     pub fn length(self) -> f64 {
         self.dot(self).sqrt()
     }
@@ -89,14 +99,18 @@ impl Mul<f64> for V3 {
 }
 
 impl Q {
+    /// No rotation.
     pub const IDENTITY: Q = Q::new(0.0, 0.0, 0.0, 1.0);
 
+    /// The quaternion `(x, y, z, w)` (not normalised).
     pub const fn new(x: f64, y: f64, z: f64, w: f64) -> Q {
         Q { x, y, z, w }
     }
+    /// From `[x, y, z, w]` in f32.
     pub fn from_f32(q: [f32; 4]) -> Q {
         Q::new(q[0].into(), q[1].into(), q[2].into(), q[3].into())
     }
+    /// To `[x, y, z, w]` in f32.
     pub fn to_f32(self) -> [f32; 4] {
         [self.x as f32, self.y as f32, self.z as f32, self.w as f32]
     }
@@ -105,9 +119,11 @@ impl Q {
         let (s, c) = (angle / 2.0).sin_cos();
         Q::new(axis.x * s, axis.y * s, axis.z * s, c)
     }
+    /// The conjugate (the inverse of a unit quaternion).
     pub fn conj(self) -> Q {
         Q::new(-self.x, -self.y, -self.z, self.w)
     }
+    /// The 4D dot product.
     pub fn dot(self, o: Q) -> f64 {
         self.x * o.x + self.y * o.y + self.z * o.z + self.w * o.w
     }
@@ -186,6 +202,7 @@ pub struct Trs {
 }
 
 impl Trs {
+    /// No translation or rotation, unit scale.
     pub const IDENTITY: Trs = Trs {
         t: V3::ZERO,
         q: Q::IDENTITY,

@@ -32,6 +32,7 @@ pub mod pose;
 mod posing;
 pub mod report;
 mod rig;
+pub mod slot;
 pub mod twist;
 
 pub use muscles::{MUSCLE_COUNT, muscle_bone, muscle_name};

@@ -65,7 +65,7 @@ pub fn muscle_name(muscle: usize) -> Option<String> {
     if muscle >= MUSCLE_COUNT {
         return None;
     }
-    crate::clip::muscles::muscle_name((super::pose::slot::MUSCLES + muscle) as u32, false)
+    crate::clip::muscles::muscle_name((super::slot::MUSCLES + muscle) as u32, false)
 }
 
 /// One axis's angle in radians for muscle value `u`, from the axis limits (§3.2). Values
@@ -111,6 +111,7 @@ pub struct BoneAxes {
 }
 
 impl BoneAxes {
+    /// From an avatar's axes (its rotations normalised).
     pub fn new(a: &Axes) -> BoneAxes {
         BoneAxes {
             pre_q: Q::from_f32(a.pre_q).normalize(),

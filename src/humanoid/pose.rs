@@ -8,21 +8,7 @@ use super::muscles::{BODY_MUSCLE_COUNT, MUSCLE_COUNT, muscle_name};
 use crate::clip::muscles::muscle_index;
 use crate::clip::{BindingKind, ClipData, GenericBinding};
 
-/// Mecanim's humanoid curve index (Unity 5.6+ numbering, `unity-semantics.md` A6).
-pub mod slot {
-    /// `MotionT.x` … `MotionQ.w`.
-    pub const MOTION: usize = 0;
-    /// `RootT.x` … `RootQ.w`.
-    pub const ROOT: usize = 7;
-    /// 4 goals (LeftFoot, RightFoot, LeftHand, RightHand) × `T.xyz Q.xyzw`.
-    pub const GOALS: usize = 14;
-    /// Muscle `m` is slot `MUSCLES + m`.
-    pub const MUSCLES: usize = 42;
-    /// 21 TDoF bones × xyz.
-    pub const TDOF: usize = 137;
-    /// Number of slots.
-    pub const COUNT: usize = 200;
-}
+pub use super::slot;
 
 /// Bones with translation DoF curves, in slot order.
 pub const TDOF_BONE_COUNT: usize = 21;
@@ -267,6 +253,7 @@ pub struct ClipMuscles {
 }
 
 impl ClipMuscles {
+    /// Finds the humanoid curves of `clip` and their slots.
     pub fn new(clip: &ClipData) -> ClipMuscles {
         let curves = clip
             .tracks

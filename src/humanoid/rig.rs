@@ -23,6 +23,7 @@ pub struct JointLocal {
 }
 
 impl JointLocal {
+    /// No translation or rotation, unit scale.
     pub const IDENTITY: JointLocal = JointLocal {
         t: [0.0; 3],
         q: [0.0, 0.0, 0.0, 1.0],

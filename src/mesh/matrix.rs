@@ -5,6 +5,7 @@
 /// A row-major 4×4 matrix.
 pub type Mat4 = [f32; 16];
 
+/// The identity matrix.
 pub const IDENTITY: Mat4 = [
     1.0, 0.0, 0.0, 0.0, //
     0.0, 1.0, 0.0, 0.0, //

@@ -191,6 +191,7 @@ impl MeshData {
         Aabb::around(&self.positions)
     }
 
+    /// The number of vertices (decoded positions).
     pub fn vertex_count(&self) -> usize {
         self.positions.len()
     }
@@ -230,6 +231,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The layout rules of `file`: its Unity version (which decides the mesh layout) and byte order.
     pub fn of(file: &SerializedFile) -> Layout {
         Layout {
             version: (file.effective_version.major, file.effective_version.minor),

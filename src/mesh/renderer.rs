@@ -124,6 +124,8 @@ impl MeshRendererData {
     }
 }
 
+/// Reads a SkinnedMeshRenderer: its GameObject, whether it is enabled, its mesh, bones, root
+/// bone, sub-meshes, materials, blend shape weights and bounds.
 pub fn read_skinned(
     file: &SerializedFile,
     info: &ObjectInfo,
@@ -168,6 +170,7 @@ pub fn read_mesh_filter(
     Ok((f.m_GameObject, f.m_Mesh))
 }
 
+/// Reads a SpriteRenderer: its GameObject, whether it is enabled, its sprite, colour and flips.
 pub fn read_sprite_renderer(
     file: &SerializedFile,
     info: &ObjectInfo,
@@ -184,6 +187,8 @@ pub fn read_sprite_renderer(
     })
 }
 
+/// Reads a Sprite: its name, its texture and the rectangle of it shown, pivot and pixels per
+/// unit.
 pub fn read_sprite(file: &SerializedFile, info: &ObjectInfo) -> Result<SpriteData, MeshError> {
     let s: Sprite = file.read(info)?;
     let rect = s

@@ -80,6 +80,8 @@ pub struct UnityAnimator {
 }
 
 impl UnityAnimator {
+    /// An animator for the controller behind `controller`: speed 1, root motion on; it starts once
+    /// the controller is loaded.
     pub fn new(controller: Handle<UnityController>) -> Self {
         UnityAnimator {
             controller,

@@ -81,6 +81,7 @@ pub struct UnityFile {
 }
 
 impl UnityFile {
+    /// The clip labelled `label` (`NAME`, or `NAME@PATHID` where names repeat) or named `label`.
     pub fn clip(&self, label: &str) -> Option<&LoadedClip> {
         self.clips
             .iter()

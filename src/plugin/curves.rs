@@ -69,6 +69,8 @@ pub struct Vec3Track {
 }
 
 impl Vec3Track {
+    /// A track of three curves with per-component signs (the mirror into Bevy's space), packed
+    /// when they share key times.
     pub fn new(xyz: Arc<[Curve; 3]>, signs: [f32; 3]) -> Self {
         let packed = PackedCurves::new(&xyz);
         Vec3Track { xyz, signs, packed }
@@ -108,6 +110,7 @@ pub struct QuatTrack {
 }
 
 impl QuatTrack {
+    /// A rotation track of four curves, packed when they share key times.
     pub fn new(xyzw: Arc<[Curve; 4]>) -> Self {
         let packed = PackedCurves::new(&xyzw);
         QuatTrack { xyzw, packed }

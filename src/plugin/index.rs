@@ -57,6 +57,7 @@ impl UnityClipIndex {
         self.0.read().unwrap_or_else(PoisonError::into_inner).len()
     }
 
+    /// Whether no clip is filed.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -81,6 +81,7 @@ pub struct FloatProperty {
 }
 
 impl FloatProperty {
+    /// The property for entry `key` of [`UnityProperties`].
     pub fn new(key: u64) -> Self {
         FloatProperty {
             key,

@@ -1,7 +1,6 @@
 //! The serialized file header, type list, object table and externals.
 
-use rabex::typetree::TypeTreeNode;
-
+use super::typetree::{StoredTree, read_tree};
 use super::{MAX_FORMAT, MIN_FORMAT, SerializedError};
 use crate::binary::{ByteReader, Endian, ReadError};
 
@@ -24,6 +23,7 @@ pub(super) struct Header {
 }
 
 impl Header {
+    /// Reads a serialized file's header (big-endian), refusing what is no serialized file.
     pub fn parse(bytes: &[u8]) -> Result<Header, SerializedError> {
         let not = |why: &str| SerializedError::NotSerialized(why.to_string());
         let mut r = ByteReader::new(bytes, Endian::Big);
@@ -87,20 +87,6 @@ pub struct SerializedType {
     pub(super) tree: StoredTree,
 }
 
-/// A type's tree as the file stores it. The blob layout is parsed when an object of the type
-/// is first read (most files list far more types than clipscope reads); the legacy layout can
-/// only be skipped by reading it, so it is parsed at once.
-#[derive(Debug, Clone)]
-pub(super) enum StoredTree {
-    None,
-    Parsed(TypeTreeNode),
-    Blob {
-        /// Byte range of the tree in the file.
-        range: std::ops::Range<usize>,
-        parsed: std::sync::OnceLock<Result<TypeTreeNode, String>>,
-    },
-}
-
 /// One row of the object table.
 #[derive(Debug, Clone)]
 pub struct ObjectInfo {
@@ -134,6 +120,7 @@ const MIN_OBJECT_SIZE: usize = 12;
 const MIN_EXTERNAL_SIZE: usize = 1;
 
 impl Metadata {
+    /// Reads the metadata (types, objects, externals) the header points to.
     pub fn parse(bytes: &[u8], header: &Header) -> Result<Metadata, SerializedError> {
         let fmt = header.version;
         let mut r = ByteReader::new(bytes, header.endian);
@@ -216,7 +203,7 @@ fn read_type(
         r.take(16, "type hash")?;
     }
     let tree = if enable_type_tree {
-        super::typetree::read_tree(r, fmt)?
+        read_tree(r, fmt)?
     } else {
         StoredTree::None
     };

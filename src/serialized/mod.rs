@@ -159,7 +159,7 @@ impl SerializedFile {
         &self,
         info: &ObjectInfo,
     ) -> Result<std::borrow::Cow<'_, TypeTreeNode>, SerializedError> {
-        typetree::tree_for(self, info)
+        typetree::tree_for(self, info.type_id, info.class_id)
     }
 
     /// Deserializes one object into `T` through its type tree. A panic inside the

@@ -9,14 +9,27 @@ use rabex::objects::ClassId;
 use rabex::tpk::TpkTypeTreeBlob;
 use rabex::typetree::TypeTreeNode;
 
-use super::metadata::StoredTree;
-use super::{ObjectInfo, SerializedError, SerializedFile};
+use super::{SerializedError, SerializedFile};
 use crate::binary::{ByteReader, Endian};
 
 /// Deepest type tree accepted; real trees stay far below this.
 const MAX_DEPTH: usize = 64;
 /// Longest type or field name accepted.
 const MAX_NAME: usize = 1024;
+
+/// A type's tree as the file stores it. The blob layout is parsed when an object of the type
+/// is first read (most files list far more types than clipscope reads); the legacy layout can
+/// only be skipped by reading it, so it is parsed at once.
+#[derive(Debug, Clone)]
+pub(super) enum StoredTree {
+    None,
+    Parsed(TypeTreeNode),
+    Blob {
+        /// Byte range of the tree in the file.
+        range: std::ops::Range<usize>,
+        parsed: std::sync::OnceLock<Result<TypeTreeNode, String>>,
+    },
+}
 
 /// Reads (legacy layout) or skips (blob layout) one type tree at the reader's position, in
 /// the layout of format `fmt`.
@@ -112,16 +125,17 @@ fn read_legacy(
 /// The tree for an object: the file's own, else the embedded package's for the file's version.
 pub(super) fn tree_for<'a>(
     file: &'a SerializedFile,
-    info: &ObjectInfo,
+    type_id: i32,
+    class_id: i32,
 ) -> Result<Cow<'a, TypeTreeNode>, SerializedError> {
     let own = if file.format >= 16 {
-        usize::try_from(info.type_id)
+        usize::try_from(type_id)
             .ok()
             .and_then(|i| file.types.get(i))
     } else {
         file.types
             .iter()
-            .find(|t| t.class_id == info.type_id || t.class_id == info.class_id)
+            .find(|t| t.class_id == type_id || t.class_id == class_id)
     };
     let own = match own.map(|t| &t.tree) {
         Some(StoredTree::Parsed(tree)) => Some(tree),
@@ -144,10 +158,10 @@ pub(super) fn tree_for<'a>(
     if let Some(tree) = own {
         return Ok(Cow::Borrowed(tree));
     }
-    embedded_tree(info.class_id, file.effective_version.layouts())
+    embedded_tree(class_id, file.effective_version.layouts())
         .map(|t| Cow::Owned((*t).clone()))
         .ok_or_else(|| SerializedError::NoTypeTree {
-            class_id: info.class_id,
+            class_id,
             version: file.effective_version.to_string(),
         })
 }

@@ -55,6 +55,7 @@ pub struct Skeleton {
     pub m_AxesArray: Vec<Axes>,
 }
 
+/// Unity's `Node`, field for field as its type tree names them.
 #[derive(Debug, Default, Clone, Copy, Deserialize)]
 #[serde(default)]
 pub struct Node {
@@ -74,6 +75,7 @@ pub struct Axes {
     pub m_Type: Int,
 }
 
+/// Unity's `Limit`, field for field as its type tree names them.
 #[derive(Debug, Default, Clone, Copy, Deserialize)]
 #[serde(default)]
 pub struct Limit {
@@ -81,6 +83,7 @@ pub struct Limit {
     pub m_Max: Vec3,
 }
 
+/// Unity's `SkeletonPose`, field for field as its type tree names them.
 #[derive(Debug, Default, Clone, Deserialize)]
 #[serde(default)]
 pub struct SkeletonPose {
@@ -121,6 +124,7 @@ pub struct Human {
     pub m_HasTDoF: Option<Int>,
 }
 
+/// Unity's `Hand`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Hand {

@@ -58,6 +58,7 @@ pub struct AnimationCurve<T: Default> {
     pub m_RotationOrder: Option<Int>,
 }
 
+/// Unity's `QuaternionCurve`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct QuaternionCurve {
@@ -65,6 +66,7 @@ pub struct QuaternionCurve {
     pub path: String,
 }
 
+/// Unity's `Vector3Curve`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Vector3Curve {
@@ -72,6 +74,7 @@ pub struct Vector3Curve {
     pub path: String,
 }
 
+/// Unity's `FloatCurve`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct FloatCurve {
@@ -82,6 +85,7 @@ pub struct FloatCurve {
     pub script: PPtr,
 }
 
+/// Unity's `PPtrKeyframe`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct PPtrKeyframe {
@@ -89,6 +93,7 @@ pub struct PPtrKeyframe {
     pub value: PPtr,
 }
 
+/// Unity's `PPtrCurve`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct PPtrCurve {
@@ -145,6 +150,7 @@ pub struct AnimationClipSettings {
     pub m_LoopTime: Option<Int>,
 }
 
+/// Unity's `OffsetPtr`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct OffsetPtr<T: Default> {
@@ -170,6 +176,7 @@ pub struct StreamedClip {
     pub discreteCurveCount: Option<Int>,
 }
 
+/// Unity's `DenseClip`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct DenseClip {
@@ -180,12 +187,14 @@ pub struct DenseClip {
     pub m_SampleArray: Vec<f32>,
 }
 
+/// Unity's `ConstantClip`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ConstantClip {
     pub data: Vec<f32>,
 }
 
+/// Unity's `AnimationClipBindingConstant`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct AnimationClipBindingConstant {
@@ -209,6 +218,7 @@ pub struct GenericBinding {
     pub isIntCurve: Option<Int>,
 }
 
+/// Unity's `AnimationEvent`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct AnimationEvent {

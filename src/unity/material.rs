@@ -9,6 +9,7 @@ use serde::de::{Deserializer, MapAccess, Visitor};
 use super::PPtr;
 use super::math::{ColorRGBA, Vec2};
 
+/// Unity's `Material`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Material {

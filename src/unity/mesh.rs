@@ -11,6 +11,7 @@ use super::clip::PackedBitVector;
 use super::math::{Aabb, Matrix4x4f, PackedColor, StreamingInfo, Vec2, Vec4};
 use super::{Int, Vec3};
 
+/// Unity's `Mesh`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Mesh {
@@ -117,6 +118,7 @@ pub struct VertexData {
     pub m_DataSize: Vec<u8>,
 }
 
+/// Unity's `ChannelInfo`, field for field as its type tree names them.
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct ChannelInfo {
@@ -209,6 +211,7 @@ pub struct MeshBlendShape {
     pub hasTangents: Int,
 }
 
+/// Unity's `MeshBlendShapeChannel`, field for field as its type tree names them.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct MeshBlendShapeChannel {

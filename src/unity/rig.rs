@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use super::{Int, PPtr, Quat, Vec3};
 
+/// Unity's `GameObject`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct GameObject {
@@ -31,6 +32,7 @@ impl ComponentPair {
     }
 }
 
+/// Unity's `Transform`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Transform {
@@ -42,6 +44,7 @@ pub struct Transform {
     pub m_Father: PPtr,
 }
 
+/// Unity's `Animator`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Animator {
@@ -61,6 +64,7 @@ pub struct Animation {
     pub m_WrapMode: Int,
 }
 
+/// Unity's `Avatar`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Avatar {
@@ -69,6 +73,7 @@ pub struct Avatar {
     pub m_TOS: BTreeMap<u32, String>,
 }
 
+/// Unity's `AnimatorController`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct AnimatorController {
@@ -76,6 +81,7 @@ pub struct AnimatorController {
     pub m_AnimationClips: Vec<PPtr>,
 }
 
+/// Unity's `AnimatorOverrideController`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct AnimatorOverrideController {
@@ -84,6 +90,7 @@ pub struct AnimatorOverrideController {
     pub m_Clips: Vec<OverridePair>,
 }
 
+/// Unity's `OverridePair`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct OverridePair {

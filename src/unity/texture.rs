@@ -5,6 +5,7 @@ use serde::Deserialize;
 use super::Int;
 use super::math::StreamingInfo;
 
+/// Unity's `Texture2D`, field for field as its type tree names them.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 pub struct Texture2D {

@@ -67,12 +67,15 @@ impl<'de> Deserialize<'de> for Float {
 }
 
 impl Int {
+    /// The value as an `i32` (truncated when it does not fit).
     pub fn i32(self) -> i32 {
         self.0 as i32
     }
+    /// The value as a `u32` (truncated when it does not fit).
     pub fn u32(self) -> u32 {
         self.0 as u32
     }
+    /// Whether it is non-zero (Unity's `bool` and `UInt8` flags).
     pub fn flag(self) -> bool {
         self.0 != 0
     }
@@ -87,12 +90,15 @@ pub struct PPtr {
 }
 
 impl PPtr {
+    /// Whether it points at nothing (path id 0).
     pub fn is_null(&self) -> bool {
         self.m_PathID.0 == 0
     }
+    /// The file it points into: 0 this file, N the file's external N-1.
     pub fn file_id(&self) -> i32 {
         self.m_FileID.i32()
     }
+    /// The object's path id within that file.
     pub fn path_id(&self) -> i64 {
         self.m_PathID.0
     }
@@ -118,12 +124,14 @@ pub struct Quat {
 }
 
 impl Vec3 {
+    /// `[x, y, z]`.
     pub fn to_array(self) -> [f32; 3] {
         [self.x, self.y, self.z]
     }
 }
 
 impl Quat {
+    /// `[x, y, z, w]`.
     pub fn to_array(self) -> [f32; 4] {
         [self.x, self.y, self.z, self.w]
     }

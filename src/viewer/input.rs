@@ -23,6 +23,7 @@ fn command_for(key: KeyCode) -> Option<TimelineCommand> {
     })
 }
 
+/// The viewer's keyboard shortcuts: transport keys drive the playhead, `f` frames the rig.
 pub fn shortcuts(
     keys: Res<ButtonInput<KeyCode>>,
     scene: Res<SceneState>,

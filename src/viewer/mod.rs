@@ -12,6 +12,7 @@ mod controller_pose;
 mod draw;
 mod fps;
 mod input;
+mod library;
 mod load;
 mod markers;
 mod model;

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::scene::Library;
+use super::library::Library;
 use crate::check::pick_rig;
 use crate::clip::ClipData;
 use crate::humanoid::{ClipMuscles, HumanoidRig};

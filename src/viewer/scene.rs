@@ -18,12 +18,7 @@ use crate::plugin::{
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, Workspace};
 
-/// The opened files: the main set, and the one the rig comes from when `--rig` was given.
-#[derive(Resource, Clone)]
-pub struct Library {
-    pub main: Arc<Workspace>,
-    pub rig: Option<Arc<Workspace>>,
-}
+pub use super::library::Library;
 
 /// What the user picked.
 #[derive(Resource, Clone, Debug)]

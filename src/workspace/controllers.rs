@@ -74,7 +74,7 @@ pub fn model_clips(controller: &Controller) -> BTreeSet<ObjectRef> {
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "authoring"))]
 mod tests {
     use std::path::{Path, PathBuf};
 

@@ -11,6 +11,7 @@
 mod activity_tests;
 mod controllers;
 mod extract;
+mod found;
 mod hierarchy;
 mod merge;
 mod objects;

@@ -17,12 +17,7 @@ use crate::unity::rig::{
 };
 use crate::unity::{PPtr, class};
 
-/// An object that was found, decoded or with the reason it could not be.
-pub(super) struct Found<T> {
-    pub path_id: i64,
-    pub class_id: i32,
-    pub value: Result<T, String>,
-}
+pub(super) use super::found::Found;
 
 /// A rig component before its cross-file references are resolved.
 pub(super) struct RigDraft {

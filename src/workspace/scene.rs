@@ -12,7 +12,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::ObjectRef;
-use super::objects::Found;
+use super::found::Found;
 use crate::material::MaterialData;
 use crate::mesh::renderer::{self, SpriteData, SubMeshRange};
 use crate::mesh::{self, Aabb, Layout, MeshData};

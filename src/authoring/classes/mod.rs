@@ -23,9 +23,12 @@ pub(crate) struct Vec3 {
 }
 
 impl Vec3 {
+    /// `(0, 0, 0)`.
     pub const ZERO: Vec3 = Vec3::splat(0.0);
+    /// `(1, 1, 1)`.
     pub const ONE: Vec3 = Vec3::splat(1.0);
 
+    /// `(v, v, v)`.
     pub const fn splat(v: f32) -> Self {
         Vec3 { x: v, y: v, z: v }
     }
@@ -47,12 +50,14 @@ pub(crate) struct Vec4 {
 }
 
 impl Vec4 {
+    /// `(0, 0, 0, 0)`.
     pub const ZERO: Vec4 = Vec4 {
         x: 0.0,
         y: 0.0,
         z: 0.0,
         w: 0.0,
     };
+    /// The identity quaternion `(0, 0, 0, 1)`.
     pub const IDENTITY: Vec4 = Vec4 {
         x: 0.0,
         y: 0.0,
@@ -76,6 +81,7 @@ pub(crate) struct Xform {
 }
 
 impl Xform {
+    /// The identity transform: no translation or rotation, unit scale.
     pub const IDENTITY: Xform = Xform {
         t: Vec3::ZERO,
         q: Vec4::IDENTITY,

@@ -37,6 +37,7 @@ pub struct StorageBlock {
 }
 
 impl StorageBlock {
+    /// The block's codec from its flags, or `None` for a code clipscope does not know.
     pub fn codec(&self) -> Option<Codec> {
         Codec::from_flags(u32::from(self.flags)).ok()
     }
@@ -102,6 +103,7 @@ impl BlocksInfo {
         Ok(BlocksInfo { blocks, nodes })
     }
 
+    /// The sum of the blocks' stored sizes.
     pub fn compressed_size(&self) -> u64 {
         self.blocks
             .iter()
@@ -109,6 +111,7 @@ impl BlocksInfo {
             .sum()
     }
 
+    /// The sum of the blocks' decompressed sizes.
     pub fn uncompressed_size(&self) -> u64 {
         self.blocks
             .iter()

@@ -286,5 +286,5 @@ pub fn padding_flag_era(revision: &str) -> bool {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "authoring"))]
 mod tests;

@@ -1,12 +1,6 @@
-//! The viewer's built-in demo: a small humanoid rig and seven legacy clips that show what
-//! clipscope decodes: the loop, ping-pong, clamp-forever and once wrap modes, smooth Hermite,
-//! stepped and weighted keys, quaternion and Euler rotations.
-//!
-//! The demo is a genuine Unity file (a UnityFS bundle for 2020.3 with LZ4 blocks) that
-//! [`crate::authoring`] writes from the description in [`demo_bundle`], so opening it goes
-//! through the same reader as any file from a game. `cargo run --release --example make_demo`
-//! writes it to `assets/demo.unity3d`, which is embedded as [`DEMO`]: the viewer needs no
-//! download, and a test checks that the committed file is exactly what this code generates.
+//! The code that writes the demo bundle (feature `authoring`): the rig and the seven clips
+//! described with [`crate::authoring`]'s specs, written with `rabex`'s writer.
+//! `cargo run --release --example make_demo` writes it to `assets/demo.unity3d`.
 //!
 //! Coordinates are Unity's: metres, +Y up, +Z forward; the character faces +Z, so its left is
 //! -X. Every rest rotation is the identity (arms hanging, legs straight). A positive turn about
@@ -17,12 +11,6 @@ use crate::authoring::{
     self, Bundle, ClipSpec, Compression, Joint, KeySpec, KeyValue, LegacyClip, PathCurve,
     RigComponent, RigSpec, UnityTarget,
 };
-
-/// The file name the embedded demo is opened under (what the viewer shows for it).
-pub const DEMO_FILE_NAME: &str = "clipscope-demo.unity3d";
-
-/// The demo bundle as committed in `assets/demo.unity3d`; equal to [`demo_bytes`].
-pub static DEMO: &[u8] = include_bytes!("../assets/demo.unity3d");
 
 /// Every clip's sample rate; all key times fall on its frames.
 const SAMPLE_RATE: f32 = 30.0;
@@ -473,9 +461,13 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::clip::ClipData;
     use crate::clip::{BindingKind, attribute};
+    use crate::curve::WrapMode;
+    use crate::demo::{DEMO, DEMO_FILE_NAME};
+    use crate::hash::path_hash;
     use crate::rig::RigComponent as Component;
-    use crate::{ClipData, OpenOptions, Workspace, WrapMode, path_hash};
+    use crate::workspace::{OpenOptions, Workspace};
 
     /// The clips in the order the Animation component lists them, with their wrap modes.
     const CLIPS: [(&str, WrapMode); 7] = [

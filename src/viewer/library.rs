@@ -1,0 +1,15 @@
+//! The files the viewer has opened, as one resource that the scene, the rig choice and the
+//! panels read.
+
+use std::sync::Arc;
+
+use bevy::prelude::Resource;
+
+use crate::workspace::Workspace;
+
+/// The opened files: the main set, and the one the rig comes from when `--rig` was given.
+#[derive(Resource, Clone)]
+pub struct Library {
+    pub main: Arc<Workspace>,
+    pub rig: Option<Arc<Workspace>>,
+}
