@@ -57,7 +57,7 @@ pub struct ClipReport {
     /// `stop - start`, seconds.
     pub length: f32,
     pub sample_rate: f32,
-    /// The clip's own wrap mode ([`WrapMode::name`]).
+    /// The clip's own wrap mode ([`WrapMode::name`](crate::curve::WrapMode::name)).
     pub wrap: String,
     /// The rig whose joints the bindings were checked against; `None` when no rig was found,
     /// and then `unmatched_bindings` is empty because nothing was checked.

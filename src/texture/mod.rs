@@ -1,8 +1,8 @@
 //! Texture2D (class 28): the image data, inline or in a `.resS` resource, and mip 0 of every
 //! format `mesh.md` §4.3 lists decoded into RGBA8, top row first (as an image viewer shows it;
 //! Unity stores the bottom row first). Uncompressed formats are decoded here
-//! ([`raw`]); block-compressed, ETC, ASTC, PVRTC and crunched ones with `texture2ddecoder`
-//! ([`blocks`]). A format that cannot be decoded is an error value, never a panic.
+//! (`raw`); block-compressed, ETC, ASTC, PVRTC and crunched ones with `texture2ddecoder`
+//! (`blocks`). A format that cannot be decoded is an error value, never a panic.
 
 mod blocks;
 mod formats;
