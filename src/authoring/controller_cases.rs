@@ -69,28 +69,39 @@ fn selector(machine: &str, entry: bool, to: &[u32]) -> Ptr<SelectorStateConstant
     })
 }
 
-/// The controller around one machine: `triggers` are its parameters, `names` (with the
-/// layer's) its string table, `clips` its `m_AnimationClips` count.
+/// The controller around one machine: `params` its parameters (name, `m_Type`: 1 float,
+/// 9 trigger; defaults 0/false), `names` (with the layer's) its string table, `clips` its
+/// `m_AnimationClips` count.
 fn controller(
     name: &str,
     machine: StateMachineConstant,
-    triggers: &[&str],
+    params: &[(&str, u32)],
     names: &[&str],
     clips: i64,
 ) -> AnimatorController {
-    let values = triggers
+    let mut defaults = ValueArray::default();
+    let values = params
         .iter()
-        .enumerate()
-        .map(|(i, t)| ValueConstant {
-            m_ID: h(t),
-            m_Type: 9,
-            m_Index: i as u32,
+        .map(|&(p, kind)| {
+            let index = if kind == 1 {
+                defaults.m_FloatValues.push(0.0);
+                defaults.m_FloatValues.len() - 1
+            } else {
+                defaults.m_BoolValues.push(false);
+                defaults.m_BoolValues.len() - 1
+            };
+            ValueConstant {
+                m_ID: h(p),
+                m_Type: kind,
+                m_Index: index as u32,
+            }
         })
         .collect();
     let tos = names
         .iter()
-        .chain(triggers)
-        .chain(&[LAYER])
+        .copied()
+        .chain(params.iter().map(|&(p, _)| p))
+        .chain([LAYER])
         .map(|n| (h(n), n.to_string()))
         .collect::<BTreeMap<_, _>>();
     AnimatorController {
@@ -106,10 +117,7 @@ fn controller(
             m_Values: ptr(ValueArrayConstant {
                 m_ValueArray: values,
             }),
-            m_DefaultValues: ptr(ValueArray {
-                m_BoolValues: vec![false; triggers.len()],
-                ..ValueArray::default()
-            }),
+            m_DefaultValues: ptr(defaults),
         },
         m_TOS: tos,
         m_AnimationClips: (1..=clips).map(PPtr::local).collect(),
@@ -150,7 +158,7 @@ pub fn exit_free_sub_machine() -> AnimatorController {
         "Base Layer.Sub",
         "Sub.Inner",
     ];
-    controller("ExitFree", machine, &["Go"], &names, 2)
+    controller("ExitFree", machine, &[("Go", 9)], &names, 2)
 }
 
 /// "Base Layer.Empty": a blend tree (1D on `Blend`) with no children; "Base Layer.Nothing":
@@ -177,14 +185,8 @@ pub fn empty_blend_tree_state() -> AnimatorController {
         m_SynchronizedLayerCount: 1,
         ..StateMachineConstant::default()
     };
-    let names = [
-        "Empty",
-        "Nothing",
-        "Base Layer.Empty",
-        "Base Layer.Nothing",
-        "Blend",
-    ];
-    controller("EmptyTree", machine, &[], &names, 0)
+    let names = ["Empty", "Nothing", "Base Layer.Empty", "Base Layer.Nothing"];
+    controller("EmptyTree", machine, &[("Blend", 1)], &names, 0)
 }
 
 /// "A" (clip 0, 1 s) → "B" (clip 1, 2 s) on trigger `Go`, 0.5 s, interruptible by the
@@ -215,7 +217,7 @@ pub fn crossfade_over_crossfade() -> AnimatorController {
         "Base Layer.B",
         "Base Layer.C",
     ];
-    controller("Crossfades", machine, &["Go", "Again"], &names, 2)
+    controller("Crossfades", machine, &[("Go", 9), ("Again", 9)], &names, 2)
 }
 
 /// "A" (clip 0, the default) and "B" (clip 1); an Any State transition to A on trigger
@@ -237,5 +239,5 @@ pub fn any_state_to_current(to_self: bool) -> AnimatorController {
         ..StateMachineConstant::default()
     };
     let names = ["A", "B", "Base Layer.A", "Base Layer.B"];
-    controller("AnyToSelf", machine, &["Hit"], &names, 2)
+    controller("AnyToSelf", machine, &[("Hit", 9)], &names, 2)
 }
