@@ -47,7 +47,9 @@ pub fn from_raw(raw: &raw::AnimatorController) -> Controller {
                     motion_set,
                     warnings: &mut out.warnings,
                 };
-                b.build(&root_name)
+                let mut machine = b.build(&root_name);
+                drop_compiled_exits(&mut machine);
+                machine
             }
             None => {
                 out.warnings.push(format!(
@@ -274,7 +276,8 @@ impl MachineBuilder<'_, '_> {
         };
         let nodes = &tree.data.m_NodeArray;
         if nodes.is_empty() {
-            return None;
+            // The state's blend tree constant exists: an empty tree, not "no motion".
+            return Some(Motion::BlendTree(empty_tree(BlendKind::Simple1D)));
         }
         let mut path = Vec::new();
         self.node(s, nodes, 0, &mut path, full)
@@ -290,7 +293,10 @@ impl MachineBuilder<'_, '_> {
         full: &str,
     ) -> Option<Motion> {
         let node = &nodes.get(index)?.data;
-        if node.m_ChildIndices.is_empty() {
+        let no_clip = node.m_ClipID.0 as u32 == u32::MAX;
+        // A root node without children or clip is a blend tree with no children (a leaf
+        // always stores its clip).
+        if node.m_ChildIndices.is_empty() && !(path.is_empty() && no_clip) {
             return self.leaf(s, node, full);
         }
         if path.contains(&index) || path.len() >= MAX_TREE_DEPTH {
@@ -463,7 +469,7 @@ impl MachineBuilder<'_, '_> {
             fixed_duration: t.m_HasFixedDuration.is_none_or(|v| v.0 != 0),
             offset: t.m_TransitionOffset.0,
             interruption,
-            ordered_interruption: t.m_OrderedInterruption.is_some_and(|v| v.0 != 0),
+            ordered_interruption: t.m_OrderedInterruption.is_none_or(|v| v.0 != 0),
             can_transition_to_self: t.m_CanTransitionToSelf.is_none_or(|v| v.0 != 0),
         })
     }
@@ -504,6 +510,35 @@ impl MachineBuilder<'_, '_> {
         } else if path != root {
             machine.exit_transitions = list;
         }
+    }
+}
+
+/// A blend tree with no children.
+fn empty_tree(kind: BlendKind) -> BlendTree {
+    BlendTree {
+        name: String::new(),
+        kind,
+        parameter: None,
+        parameter_y: None,
+        normalized: false,
+        children: Vec::new(),
+    }
+}
+
+/// Drops the transition Unity's compiler gives a sub-machine's Exit selector when the
+/// parent stores none for it (its only transition, unconditional, to the parent's default
+/// state, §1.2): the model lists only what the editor stored, and §4.6 resolves an Exit without
+/// a matching transition to that same state at run time.
+fn drop_compiled_exits(m: &mut StateMachine) {
+    let fallback = m.default_state.clone().map(Destination::State);
+    for child in &mut m.state_machines {
+        if let [only] = child.exit_transitions.as_slice()
+            && only.conditions.is_empty()
+            && Some(&only.destination) == fallback.as_ref()
+        {
+            child.exit_transitions.clear();
+        }
+        drop_compiled_exits(child);
     }
 }
 

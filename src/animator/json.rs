@@ -20,6 +20,7 @@ pub fn controller(c: &Controller, file: &str, path_id: i64) -> Value {
             "blending": l.blending.name(),
             "weight": l.weight,
             "synced_layer": l.synced_layer,
+            "synced_layer_affects_timing": l.synced_affects_timing,
             "state_machine": machine(&l.state_machine),
         })).collect::<Vec<_>>(),
         "warnings": c.warnings,
@@ -55,11 +56,27 @@ fn state(s: &State) -> Value {
         "speed": s.speed,
         "speed_parameter": s.speed_parameter,
         "cycle_offset": s.cycle_offset,
+        "cycle_offset_parameter": s.cycle_offset_parameter,
         "mirror": s.mirror,
+        "mirror_parameter": s.mirror_parameter,
+        "time_parameter": s.time_parameter,
         "write_defaults": s.write_defaults,
         "tag": s.tag,
+        "loop": state_loops(s),
         "motion": s.motion.as_ref().map(motion),
         "transitions": s.transitions.iter().map(transition).collect::<Vec<_>>(),
+    })
+}
+
+/// `m_Loop`: stored in built controllers; for text ones true when every leaf clip loops
+/// (a state without motion and a clip that is not loaded count as looping, §6.5).
+pub fn state_loops(s: &State) -> bool {
+    s.stored_loop.unwrap_or_else(|| {
+        let mut all = true;
+        if let Some(m) = &s.motion {
+            m.visit_clips(&mut |c| all &= c.resolved.as_ref().is_none_or(|r| r.looping));
+        }
+        all
     })
 }
 
@@ -91,24 +108,34 @@ fn transition(t: &Transition) -> Value {
     })
 }
 
-/// A motion: a clip (`{"clip", "path_id"}`, or `{"clip": null, "reference"}` when not
-/// loaded) or a blend tree.
+/// A motion: a clip (`{"clip", "path_id", "start", "stop", "looping", "clip_cycle_offset"}`,
+/// or `{"clip": null, "path_id": null, "reference"}` when not loaded) or a blend tree (its
+/// slots' `threshold` only for 1D trees, `position` only for 2D ones, `null` otherwise).
 pub fn motion(m: &Motion) -> Value {
     match m {
         Motion::Clip(c) => match &c.resolved {
-            Some(r) => json!({"clip": r.name, "path_id": r.path_id}),
-            None => json!({"clip": null, "reference": c.source.describe()}),
+            Some(r) => json!({
+                "clip": r.name,
+                "path_id": r.path_id,
+                "start": r.start,
+                "stop": r.start + r.length,
+                "looping": r.looping,
+                "clip_cycle_offset": r.cycle_offset,
+            }),
+            None => json!({"clip": null, "path_id": null, "reference": c.source.describe()}),
         },
         Motion::BlendTree(t) => json!({
+            "name": t.name,
             "blend_tree": t.kind.name(),
             "parameter": t.parameter,
             "parameter_y": t.parameter_y,
             "normalized": t.normalized,
             "children": t.children.iter().map(|c| json!({
                 "motion": c.motion.as_ref().map(motion),
-                "threshold": c.threshold,
-                "position": c.position,
+                "threshold": (t.kind == BlendKind::Simple1D).then_some(c.threshold),
+                "position": t.kind.is_2d().then_some(c.position),
                 "time_scale": c.time_scale,
+                "duration": c.duration_factor(),
                 "cycle_offset": c.cycle_offset,
                 "direct_parameter": c.direct_parameter,
                 "mirror": c.mirror,

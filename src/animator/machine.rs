@@ -70,12 +70,16 @@ struct Instance {
     speed: f64,
 }
 
-/// A blended pose frozen when its transition was interrupted.
+/// A blended pose frozen when its transition was interrupted. It is reported as the state
+/// that was current (the interrupted transition's source), whose clock stops where it was
+/// (§4.7, §6.20): its normalised time and length are that state's at the interruption.
 #[derive(Clone, Debug)]
 struct Frozen {
     path: String,
     /// Leaves with their weight in the frozen pose and fixed clip times.
     leaves: Vec<(Leaf, f64, f64, f64)>,
+    /// The frozen state's normalised time and length.
+    nt: f64,
     length: f64,
 }
 
@@ -557,23 +561,15 @@ impl<'c> Animator<'c> {
         });
     }
 
-    /// The blended pose of a running transition, frozen.
+    /// The blended pose of a running transition, frozen: every leaf with its weight in the
+    /// blend and its clip time now; labelled with the source state's path, time and length.
     fn freeze(&self, g: &Graph, r: &Running) -> Frozen {
-        let outputs = self.transition_states(g, r, 1.0);
-        let mut leaves = Vec::new();
-        let mut lsum = 0.0;
-        let mut wsum = 0.0;
-        for s in &outputs {
-            lsum += s.weight * s.length;
-            wsum += s.weight;
-        }
-        let mut inputs: Vec<(Leaf, f64, f64, f64)> = Vec::new();
-        // Re-derive leaves with their current phases.
+        let mut leaves: Vec<(Leaf, f64, f64, f64)> = Vec::new();
         let parts: Vec<(&Instance, f64)> = match &r.source {
             Source::Live(i) => vec![(i, 1.0 - r.p), (&r.destination, r.p)],
             Source::Frozen(f) => {
                 for (leaf, w, phase, time) in &f.leaves {
-                    inputs.push((leaf.clone(), w * (1.0 - r.p), *phase, *time));
+                    leaves.push((leaf.clone(), w * (1.0 - r.p), *phase, *time));
                 }
                 vec![(&r.destination, r.p)]
             }
@@ -582,7 +578,7 @@ impl<'c> Animator<'c> {
             let offset = self.state_offset(g, inst);
             for leaf in &inst.leaves {
                 let phase = leaf.phase(inst.nt, offset);
-                inputs.push((
+                leaves.push((
                     leaf.clone(),
                     w * leaf.tree_weight,
                     phase,
@@ -590,15 +586,15 @@ impl<'c> Animator<'c> {
                 ));
             }
         }
-        leaves.extend(inputs);
-        let path = match &r.source {
-            Source::Live(i) => g.states[i.state].full_path.clone(),
-            Source::Frozen(f) => f.path.clone(),
+        let (path, nt, length) = match &r.source {
+            Source::Live(i) => (g.states[i.state].full_path.clone(), i.nt, i.length),
+            Source::Frozen(f) => (f.path.clone(), f.nt, f.length),
         };
         Frozen {
             path,
             leaves,
-            length: if wsum > 0.0 { lsum / wsum } else { 1.0 },
+            nt,
+            length,
         }
     }
 
@@ -817,7 +813,7 @@ fn new_instance(state: usize, nt: f64) -> Instance {
 fn frozen_output(f: &Frozen, weight: f64) -> StateOutput {
     StateOutput {
         path: f.path.clone(),
-        normalized_time: 0.0,
+        normalized_time: f.nt,
         weight,
         speed: 0.0,
         length: f.length,

@@ -180,6 +180,11 @@ pub fn run_observed(
     let mut frames = Vec::new();
     let mut now = 0.0;
     let mut k: u64 = 0;
+    // Updates on the grid advance by the constant 1/fps, as a game calling
+    // `Animator.Update(1/fps)` does: states' times and transitions' progress accumulate the
+    // same steps (differences of grid times would differ in the last bits, which moves a
+    // boundary met exactly, such as p = 15 x (1/60)/0.25 = 1, by one update).
+    let mut on_grid = true;
     for target in targets {
         loop {
             let grid = (k + 1) as f64 * dt;
@@ -199,7 +204,13 @@ pub fn run_observed(
                 }
                 next += 1;
             }
-            animator.update(step_to - now);
+            let step = if step_to == grid && on_grid {
+                dt
+            } else {
+                step_to - now
+            };
+            animator.update(step);
+            on_grid = step_to == grid;
             if let Some(f) = observe.as_mut() {
                 f(Step::Update(&animator.output()));
             }

@@ -27,6 +27,7 @@ mod avatar;
 mod classes;
 mod clip;
 pub mod controller;
+pub mod controller_cases;
 mod legacy;
 mod muscle;
 mod renderer;

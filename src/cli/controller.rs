@@ -55,7 +55,7 @@ pub fn run(args: &ControllerArgs) -> ExitCode {
         let all: Vec<serde_json::Value> = chosen
             .iter()
             .filter_map(|c| match &c.model {
-                Ok(m) => Some(json::controller(m, &location(&ws, c), c.at.path_id)),
+                Ok(m) => Some(controller_json(&ws, c, m)),
                 Err(e) => {
                     eprintln!("error: {}: controller {:?}: {e}", location(&ws, c), c.name);
                     failed = true;
@@ -83,6 +83,18 @@ pub fn run(args: &ControllerArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `json::controller` with the Unity version of the file it was read from (`null` for text
+/// files, which do not store one).
+fn controller_json(ws: &Workspace, c: &ControllerEntry, m: &Controller) -> serde_json::Value {
+    let mut v = json::controller(m, &location(ws, c), c.at.path_id);
+    let version = ws.files[c.at.file]
+        .summary
+        .as_ref()
+        .map(|s| s.unity_version.clone());
+    v["unity_version"] = serde_json::json!(version);
+    v
 }
 
 fn location(ws: &Workspace, c: &ControllerEntry) -> String {

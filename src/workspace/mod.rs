@@ -13,6 +13,7 @@ mod controllers;
 mod extract;
 mod found;
 mod hierarchy;
+mod linked;
 mod merge;
 mod objects;
 mod renderers;
@@ -231,17 +232,39 @@ impl Workspace {
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
     ) -> Workspace {
-        let files = expand(paths);
+        let mut files = expand(paths);
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
-        let extracted: Vec<Extracted> = files
-            .par_iter()
-            .map(|(path, in_folder)| {
-                let found = extract::extract_path(path, *in_folder, options, &guids);
-                progress(done.fetch_add(1, Ordering::Relaxed) + 1, files.len(), path);
-                found
-            })
-            .collect();
+        let total = AtomicUsize::new(files.len());
+        let extract_all = |list: &[(PathBuf, bool)]| -> Vec<Extracted> {
+            list.par_iter()
+                .map(|(path, in_folder)| {
+                    let found = extract::extract_path(path, *in_folder, options, &guids);
+                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(n, total.load(Ordering::Relaxed), path);
+                    found
+                })
+                .collect()
+        };
+        let mut extracted = extract_all(&files);
+        // Assets the text files name by guid, opened on demand (not given, but found through
+        // the project's `.meta` files).
+        let mut opened: std::collections::HashSet<PathBuf> =
+            files.iter().map(|(p, _)| linked::key(p)).collect();
+        let mut start = 0;
+        let mut budget = linked::MAX_LINKED;
+        for _ in 0..linked::MAX_ROUNDS {
+            let more = linked::linked_paths(&extracted[start..], &mut opened, budget);
+            if more.is_empty() {
+                break;
+            }
+            budget -= more.len();
+            start = extracted.len();
+            let more: Vec<(PathBuf, bool)> = more.into_iter().map(|p| (p, false)).collect();
+            total.fetch_add(more.len(), Ordering::Relaxed);
+            extracted.extend(extract_all(&more));
+            files.extend(more);
+        }
         let mut builder = merge::Builder::default();
         for ((path, _), found) in files.iter().zip(extracted) {
             builder.add(path, found);

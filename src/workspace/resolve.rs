@@ -232,17 +232,52 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 impl Builder {
     /// Links every leaf clip of every controller model to the loaded clip it names.
+    /// Clips named by guid that could not be found are listed in the warnings, once each.
     pub(super) fn resolve_models(&mut self) {
         let mut controllers = std::mem::take(&mut self.ws.controllers);
+        let mut missing = Vec::new();
         for c in &mut controllers {
             let from = c.at.file;
             if let Ok(model) = &mut c.model {
                 model.visit_clips_mut(&mut |leaf| {
                     leaf.resolved = self.clip_target(from, &leaf.source);
+                    if leaf.resolved.is_none()
+                        && let Some(why) = self.not_found(from, &leaf.source)
+                    {
+                        let line = format!("controller {:?}: {why}", c.name);
+                        if !missing.contains(&line) {
+                            missing.push(line);
+                        }
+                    }
                 });
             }
         }
+        self.ws.warnings.extend(missing);
         self.ws.controllers = controllers;
+    }
+
+    /// Why a clip a text controller names by guid is not loaded: no `.meta` file holds the
+    /// guid under the project's search root, or the asset holds no such clip.
+    fn not_found(&self, from: usize, source: &ClipSource) -> Option<String> {
+        let ClipSource::Text {
+            guid: Some(guid),
+            file_id,
+            resolved_path,
+        } = source
+        else {
+            return None;
+        };
+        let file = &self.ws.files.get(from)?.source;
+        Some(match resolved_path {
+            None => format!(
+                "clip fileID {file_id} of guid {guid}: no .meta file with that guid under {}",
+                crate::yaml::search_root(file).display()
+            ),
+            Some(p) => format!(
+                "clip fileID {file_id} of guid {guid}: {} holds no clip with that fileID",
+                p.display()
+            ),
+        })
     }
 
     /// The loaded clip a controller's clip reference names.

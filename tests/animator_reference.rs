@@ -1,0 +1,283 @@
+//! `controller --json` and `animate --json` against the independent reference in
+//! `../shared/data/animator-reference/` (a second implementation of the animator spec,
+//! written apart from clipscope): every model and every run of its index, compared field by
+//! field with the README's tolerances. Each mismatch is printed with its JSON path
+//! (`[12].layers[0].states[1].normalized_time`); the test fails on any.
+//!
+//! What is not compared, and why: `file` (where the file was read: a path of the machine
+//! that ran it), `warnings` (wording; what could not be found is checked by
+//! `missing_clips_are_listed` below), the reference's `missing` text (same) and the
+//! transitions' `name`, `solo` and `mute` (the model keeps the transitions left after solo
+//! and mute are applied and no user names; the reference prints `null`/`false` there).
+//! clipscope's own extras `problems` and `reference` are allowed. A transition's
+//! destination, `{"kind", "path"}` in clipscope, is compared as the reference's path string.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Keys of the reference that are not compared (see the module comment).
+const NOT_COMPARED: &[&str] = &["file", "warnings", "missing", "solo", "mute"];
+/// Keys only clipscope prints.
+const OURS_ONLY: &[&str] = &["problems", "reference"];
+
+fn reference_dir() -> Option<PathBuf> {
+    common::data("animator-reference")
+}
+
+fn read_json(path: &Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The tolerance of a number under `key` (README): weights and progress 1e-5, normalized and
+/// clip times 1e-4; every other number 1e-5 relative to its size (f32 values printed as f64).
+fn tolerance(key: &str, value: f64) -> f64 {
+    match key {
+        "weight" | "tree_weight" | "progress" => 1e-5,
+        "normalized_time" | "phase" | "clip_time" => 1e-4,
+        _ => 1e-5 * value.abs().max(1.0),
+    }
+}
+
+/// Compares `ours` with `expected` under `path`, pushing every difference.
+fn compare(path: &str, key: &str, expected: &Value, ours: &Value, out: &mut Vec<String>) {
+    match (expected, ours) {
+        (Value::Object(e), Value::Object(o)) => compare_objects(path, e, o, out),
+        (Value::Array(e), Value::Array(o)) => {
+            if e.len() != o.len() {
+                out.push(format!(
+                    "{path}: {} entries, clipscope {}",
+                    e.len(),
+                    o.len()
+                ));
+            }
+            for (i, (a, b)) in e.iter().zip(o).enumerate() {
+                compare(&format!("{path}[{i}]"), key, a, b, out);
+            }
+        }
+        (Value::Number(a), Value::Number(b)) => {
+            if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
+                if x != y {
+                    out.push(format!("{path}: {x}, clipscope {y}"));
+                }
+                return;
+            }
+            let (x, y) = (
+                a.as_f64().unwrap_or(f64::NAN),
+                b.as_f64().unwrap_or(f64::NAN),
+            );
+            if !((x - y).abs() <= tolerance(key, x)) {
+                out.push(format!(
+                    "{path}: {x}, clipscope {y} (off by {:e})",
+                    (x - y).abs()
+                ));
+            }
+        }
+        (Value::String(e), Value::Object(o)) if key == "destination" => {
+            let ours = o.get("path").cloned().unwrap_or(Value::Null);
+            compare(path, key, &Value::String(e.clone()), &ours, out);
+        }
+        (e, o) if e == o => {}
+        (e, o) => out.push(format!("{path}: {e}, clipscope {o}")),
+    }
+}
+
+fn compare_objects(
+    path: &str,
+    e: &serde_json::Map<String, Value>,
+    o: &serde_json::Map<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let in_transition = e.contains_key("destination");
+    // A transition's `name` is not compared; every other `name` is.
+    let skipped = |k: &str| NOT_COMPARED.contains(&k) || (in_transition && k == "name");
+    for (k, v) in e {
+        if skipped(k) {
+            continue;
+        }
+        let at = format!("{path}.{k}");
+        match o.get(k) {
+            Some(ours) => compare(&at, k, v, ours, out),
+            None => out.push(format!("{at}: {v}, clipscope has no such field")),
+        }
+    }
+    for (k, v) in o {
+        if !e.contains_key(k) && !OURS_ONLY.contains(&k.as_str()) && !skipped(k) {
+            out.push(format!("{path}.{k}: not in the reference, clipscope {v}"));
+        }
+    }
+}
+
+/// `clipscope ARGS`, its stdout parsed; a failure is one mismatch.
+fn run_cli(args: &[String]) -> Result<Value, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = common::clipscope(&args);
+    if code != 0 {
+        return Err(format!("clipscope {args:?} exited {code}: {err}"));
+    }
+    serde_json::from_str(&out).map_err(|e| format!("clipscope {args:?}: not JSON: {e}"))
+}
+
+/// The folder the index's `setup` describes: Cube.controller, Hop.anim and TextureMove.anim
+/// copied into an empty folder with `.meta` files for the two clips.
+fn meta_setup(controller: &Path, label: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "clipscope-anim-ref-{}-{}",
+        std::process::id(),
+        label.len()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let from = controller.parent().expect("a folder");
+    for name in ["Cube.controller", "Hop.anim", "TextureMove.anim"] {
+        std::fs::copy(from.join(name), dir.join(name)).expect("copies");
+    }
+    for (name, guid) in [
+        ("Hop.anim", "e217e1bf86a15d54a80b39e05ba74d82"),
+        ("TextureMove.anim", "46b95b416612e44439fad1a12ed84155"),
+    ] {
+        let meta = format!(
+            "fileFormatVersion: 2\nguid: {guid}\nNativeFormatImporter:\n  mainObjectFileID: 7400000\n"
+        );
+        std::fs::write(dir.join(format!("{name}.meta")), meta).expect("writes");
+    }
+    dir.join("Cube.controller")
+}
+
+/// Every model of the index: (label, mismatches).
+fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
+    let data = dir.parent().expect("shared data");
+    let mut results = Vec::new();
+    for entry in index["controllers"].as_array().expect("controllers") {
+        let label = entry["label"].as_str().unwrap_or_default().to_string();
+        let mut path = data.join(entry["path"].as_str().expect("path"));
+        if entry.get("setup").is_some() {
+            path = meta_setup(&path, &label);
+        }
+        let name = entry["name"].as_str().expect("name");
+        let expected = read_json(&dir.join(entry["expected"].as_str().expect("expected")));
+        let args = [
+            "controller".to_string(),
+            path.display().to_string(),
+            "--name".to_string(),
+            name.to_string(),
+            "--json".to_string(),
+        ];
+        let mut found = Vec::new();
+        match run_cli(&args) {
+            Ok(Value::Array(all)) if all.len() == 1 => {
+                compare("", "", &expected, &all[0], &mut found)
+            }
+            Ok(other) => found.push(format!("expected one controller, got {other}")),
+            Err(e) => found.push(e),
+        }
+        results.push((label, found));
+    }
+    results
+}
+
+/// Every run of the index: (label, mismatches).
+fn runs(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
+    let data = dir.parent().expect("shared data");
+    let mut results = Vec::new();
+    for (i, run) in index["runs"].as_array().expect("runs").iter().enumerate() {
+        let label = format!("run {i} {}", run["label"].as_str().unwrap_or_default());
+        let path = data.join(run["path"].as_str().expect("path"));
+        let times: Vec<String> = run["times"]
+            .as_array()
+            .expect("times")
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        let args = [
+            "animate".to_string(),
+            path.display().to_string(),
+            "--controller".to_string(),
+            run["controller"].as_str().expect("controller").to_string(),
+            "--script".to_string(),
+            run["script"].as_str().expect("script").to_string(),
+            "--fps".to_string(),
+            run["fps"].to_string(),
+            format!("--times={}", times.join(",")),
+            "--json".to_string(),
+        ];
+        let expected = read_json(&dir.join(run["expected"].as_str().expect("expected")));
+        let mut found = Vec::new();
+        match run_cli(&args) {
+            Ok(ours) => compare("", "", &expected, &ours, &mut found),
+            Err(e) => found.push(e),
+        }
+        results.push((label, found));
+    }
+    results
+}
+
+/// Prints every mismatch; the number of cases that agree.
+fn report(kind: &str, results: &[(String, Vec<String>)]) -> usize {
+    let mut agree = 0;
+    for (label, found) in results {
+        if found.is_empty() {
+            agree += 1;
+            continue;
+        }
+        eprintln!("{kind} {label}: {} mismatches", found.len());
+        for m in found {
+            eprintln!("  {m}");
+        }
+    }
+    eprintln!(
+        "{kind}s: {agree} of {} agree with the reference",
+        results.len()
+    );
+    agree
+}
+
+#[test]
+fn every_model_and_run_agrees_with_the_reference() {
+    let Some(dir) = reference_dir() else {
+        return;
+    };
+    let index = read_json(&dir.join("index.json"));
+    let models = models(&dir, &index);
+    let runs = runs(&dir, &index);
+    let model_agree = report("model", &models);
+    let run_agree = report("run", &runs);
+    assert_eq!(
+        (model_agree, run_agree),
+        (models.len(), runs.len()),
+        "models and runs that agree with the reference (mismatches above)"
+    );
+}
+
+#[test]
+fn missing_clips_are_listed() {
+    let Some(path) = common::data("yaml/unitypackage-js/Cube.controller") else {
+        return;
+    };
+    // Without `.meta` files the guids name nothing: each is listed, and the states show the
+    // clips as not loaded.
+    let dir = std::env::temp_dir().join(format!("clipscope-anim-nometa-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp folder");
+    let copy = dir.join("Cube.controller");
+    std::fs::copy(&path, &copy).expect("copies");
+    let (code, out, err) = common::clipscope(&["controller", copy.to_str().unwrap(), "--json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    for guid in [
+        "e217e1bf86a15d54a80b39e05ba74d82",
+        "46b95b416612e44439fad1a12ed84155",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.contains(guid) && l.contains("no .meta file")),
+            "{guid} is listed as not found: {err}"
+        );
+    }
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let motion = &v[0]["layers"][0]["state_machine"]["states"][0]["motion"];
+    assert_eq!(motion["clip"], Value::Null, "{motion}");
+}
