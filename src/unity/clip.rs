@@ -133,6 +133,15 @@ pub struct ClipMuscleConstant {
     pub m_LoopTime: Option<Int>,
     pub m_LoopBlend: Option<Int>,
     pub m_Mirror: Option<Int>,
+    pub m_OrientationOffsetY: Option<Float>,
+    pub m_Level: Option<Float>,
+    pub m_LoopBlendOrientation: Option<Int>,
+    pub m_LoopBlendPositionY: Option<Int>,
+    pub m_LoopBlendPositionXZ: Option<Int>,
+    pub m_KeepOriginalOrientation: Option<Int>,
+    pub m_KeepOriginalPositionY: Option<Int>,
+    pub m_KeepOriginalPositionXZ: Option<Int>,
+    pub m_HeightFromFeet: Option<Int>,
 }
 
 /// Editor-only clip settings (editor `.anim` files).
@@ -143,6 +152,17 @@ pub struct AnimationClipSettings {
     pub m_StopTime: f32,
     pub m_CycleOffset: f32,
     pub m_LoopTime: Option<Int>,
+    pub m_LoopBlend: Option<Int>,
+    pub m_Mirror: Option<Int>,
+    pub m_OrientationOffsetY: Option<Float>,
+    pub m_Level: Option<Float>,
+    pub m_LoopBlendOrientation: Option<Int>,
+    pub m_LoopBlendPositionY: Option<Int>,
+    pub m_LoopBlendPositionXZ: Option<Int>,
+    pub m_KeepOriginalOrientation: Option<Int>,
+    pub m_KeepOriginalPositionY: Option<Int>,
+    pub m_KeepOriginalPositionXZ: Option<Int>,
+    pub m_HeightFromFeet: Option<Int>,
 }
 
 #[derive(Debug, Default, Deserialize)]
