@@ -101,6 +101,7 @@ fn unity_clip() -> ClipData {
         wrap_mode_code: 2,
         loop_time: false,
         cycle_offset: 0.0,
+        settings: Default::default(),
         counts: BlockCounts::default(),
         bindings,
         curves,

@@ -1,6 +1,9 @@
 //! What a view of a rig frames: the joints that make up the character, without the far
 //! outliers (a weapon socket or a camera target hundreds of metres from the body), which
-//! would otherwise shrink the figure to a dot. Free of Bevy: points are `[x, y, z]`.
+//! would otherwise shrink the figure to a dot. Decided per posed frame (a clip may park a
+//! socket far away): the body is the human bones, or the joints carrying skinned vertices,
+//! or every joint, less the far outliers; meshes and other joints count where they lie
+//! near it. Free of Bevy: points are `[x, y, z]`.
 
 /// A joint is a far outlier when it lies more than this many times the median joint's
 /// distance from the rig's centre.
@@ -56,6 +59,45 @@ pub fn far_from(reference: &[[f32; 3]], points: &[[f32; 3]]) -> Vec<bool> {
         .collect()
 }
 
+/// The joints that make up the body in one posed frame: the `marked` ones (human bones,
+/// joints carrying skinned vertices) where any is marked, else every joint; less the far
+/// outliers among them ([`far_outliers`]: a weapon socket parked 1 km away that carries a
+/// weapon's vertices is no part of the body). True per joint in the body.
+pub fn body_joints(points: &[[f32; 3]], marked: &[bool]) -> Vec<bool> {
+    let any = marked.iter().any(|&m| m);
+    let candidates: Vec<usize> = (0..points.len())
+        .filter(|&j| !any || marked.get(j).copied().unwrap_or(false))
+        .collect();
+    let at: Vec<[f32; 3]> = candidates.iter().map(|&j| points[j]).collect();
+    let far = far_outliers(&at);
+    let mut out = vec![false; points.len()];
+    for (k, &j) in candidates.iter().enumerate() {
+        out[j] = !far[k];
+    }
+    out
+}
+
+/// What a view frames in one posed frame: the body's joints ([`body_joints`]), and those
+/// of the `extra` points (the meshes' bounds, the other joints) that are not far from the
+/// body ([`far_from`] it). Deciding this per posed frame, not only at rest, keeps out a
+/// socket that the clip parks far away.
+pub fn frame_points(joints: &[[f32; 3]], marked: &[bool], extra: &[[f32; 3]]) -> Vec<[f32; 3]> {
+    let in_body = body_joints(joints, marked);
+    let body: Vec<[f32; 3]> = joints
+        .iter()
+        .zip(&in_body)
+        .filter(|(_, b)| **b)
+        .map(|(p, _)| *p)
+        .collect();
+    let far = far_from(&body, extra);
+    let near = extra
+        .iter()
+        .zip(&far)
+        .filter(|(_, f)| !**f)
+        .map(|(p, _)| *p);
+    body.iter().copied().chain(near).collect()
+}
+
 /// The median of values (the mean of the two middle ones for an even count); 0 for none.
 fn median(mut values: Vec<f32>) -> f32 {
     if values.is_empty() {
@@ -100,6 +142,33 @@ mod tests {
         assert_eq!(median_centre(&[[f32::INFINITY, 0.0, 0.0]]), None);
         assert_eq!(far_outliers(&[[f32::INFINITY, 0.0, 0.0]]), [true]);
         assert!(far_outliers(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_marked_body_less_its_outliers_and_what_lies_near_it_are_framed() {
+        // Six human bones (one a socket parked 1 km away by its clip), hair near the head,
+        // a weapon box 30 km away.
+        let joints = [
+            [0.0, 1.0, 0.0],
+            [0.0, 1.4, 0.0],
+            [0.0, 1.8, 0.0],
+            [-0.3, 0.0, 0.0],
+            [0.3, 0.0, 0.0],
+            [1000.0, 1.0, 0.0],
+            [0.0, 1.9, -0.1],
+        ];
+        let marked = [true, true, true, true, true, true, false];
+        assert_eq!(
+            body_joints(&joints, &marked),
+            [true, true, true, true, true, false, false]
+        );
+        let extra = [[0.0, 1.9, -0.1], [30_000.0, 0.0, 0.0], [0.2, 0.5, 0.1]];
+        let framed = frame_points(&joints, &marked, &extra);
+        assert_eq!(framed.len(), 5 + 2);
+        assert!(framed.iter().all(|p| p[0].abs() < 1.0), "{framed:?}");
+        // Nothing marked: every joint but the far one is the body.
+        let all = body_joints(&joints, &[]);
+        assert_eq!(all, [true, true, true, true, true, false, true]);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! clip's Transform tracks of joints that are not human bones apply as usual (`humanoid.md`
 //! §8: human bones are the muscles' alone).
 
-use crate::clip::{BindingKind, ClipData};
+use crate::clip::{BindingKind, ClipData, MirrorMode};
 use crate::curve::{PackedCurves, euler_quat};
 use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::rig::Skeleton;
@@ -95,6 +95,9 @@ pub struct ClipPoser<'a> {
     /// The rig's avatar, when the clip is humanoid and the rig can pose it.
     humanoid: Option<(&'a HumanoidRig, ClipMuscles)>,
     tracks: Vec<BoundTrack>,
+    /// A humanoid clip's pose is mirrored (`humanoid.md` §4.5): the clip's own `m_Mirror`
+    /// unless [`ClipPoser::mirrored`] says otherwise.
+    mirror: bool,
 }
 
 impl<'a> ClipPoser<'a> {
@@ -140,7 +143,20 @@ impl<'a> ClipPoser<'a> {
             skeleton,
             humanoid,
             tracks,
+            mirror: clip.settings.mirror,
         }
+    }
+
+    /// Mirrors a humanoid clip as `mode` says (the clip's own flag, or forced on or off);
+    /// generic clips are never mirrored, as in Unity.
+    pub fn mirrored(mut self, mode: MirrorMode) -> ClipPoser<'a> {
+        self.mirror = mode.applies(self.clip.settings.mirror);
+        self
+    }
+
+    /// True when a humanoid clip is posed mirrored.
+    pub fn is_mirrored(&self) -> bool {
+        self.mirror && self.humanoid.is_some()
     }
 
     /// True when the clip is posed from its muscles.
@@ -154,6 +170,9 @@ impl<'a> ClipPoser<'a> {
         if let Some((rig, muscles)) = &self.humanoid {
             let mut pose = HumanPose::default();
             muscles.sample(self.clip, t, &mut pose);
+            if self.mirror {
+                pose = pose.mirrored();
+            }
             rig.pose(&pose, options, &mut out);
         }
         for track in &self.tracks {

@@ -234,6 +234,7 @@ mod tests {
             wrap_mode_code: 2,
             loop_time: false,
             cycle_offset: 0.0,
+            settings: Default::default(),
             counts: Default::default(),
             bindings: vec![],
             curves: vec![],

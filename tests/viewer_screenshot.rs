@@ -1,8 +1,10 @@
 //! The viewer renders a real clip offscreen under Xvfb with software Vulkan, and the image
 //! shows the skeleton: joint-coloured pixels where the joints project; the skinned
 //! character: its mesh covers the joints and far more of the view than the skeleton alone;
-//! and a humanoid clip on the humanoid rig puts every joint where the rig posed directly
-//! puts it.
+//! a humanoid clip on the humanoid rig puts every joint where the rig posed directly
+//! puts it; characters with weapons parked kilometres away fill the view with their body,
+//! seen from the front; `--rig NAME` names a rig as `pose` does. With `CLIPSCOPE_SHOTS` set
+//! to a folder, each shot is also copied there.
 #![cfg(feature = "viewer")]
 
 mod common;
@@ -135,6 +137,12 @@ fn shoot(name: &str, args: &[&std::ffi::OsStr]) -> Option<Shot> {
         std::thread::sleep(Duration::from_millis(200));
     };
     assert!(status.success(), "viewer exited with {status}");
+    // For looking at (and for the README's picture): a copy of each shot where asked.
+    if let Some(keep) = std::env::var_os("CLIPSCOPE_SHOTS") {
+        let keep = std::path::PathBuf::from(keep);
+        std::fs::create_dir_all(&keep).unwrap();
+        std::fs::copy(&png_path, keep.join(format!("{name}.png"))).unwrap();
+    }
     let (width, height, rgb) = read_png(&png_path);
     assert_eq!((width, height), (1280, 800));
     let sidecar: serde_json::Value =
@@ -549,4 +557,291 @@ fn a_screenshot_with_nothing_to_show_fails_instead_of_waiting() {
     assert!(stderr.contains("nothing to show"), "{stderr}");
     assert!(!dir.join("shot.png").exists());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The demo bundle and the renderer fixture (rig `Cubes`) as files in a fresh folder.
+fn demo_and_cubes(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let cubes = renderer_fixture::write(name, true);
+    let demo = cubes
+        .parent()
+        .unwrap()
+        .join(clipscope::demo::DEMO_FILE_NAME);
+    std::fs::write(&demo, clipscope::demo::DEMO).unwrap();
+    (demo, cubes)
+}
+
+/// `view --rig NAME` names a rig as `pose --rig NAME` does: a name (or path id) no rig has
+/// is a usage error listing the rigs there, before any window opens.
+#[test]
+fn view_rig_naming_nothing_is_an_error_listing_the_rigs() {
+    let (demo, cubes) = demo_and_cubes("rigname");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+            .arg("view")
+            .arg(&demo)
+            .arg(&cubes)
+            .args(extra)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let demo_rig = clipscope::Workspace::open_bytes(
+        Path::new(clipscope::demo::DEMO_FILE_NAME),
+        clipscope::demo::DEMO.to_vec(),
+        &clipscope::OpenOptions::default(),
+    )
+    .rigs[0]
+        .name
+        .clone();
+    let (code, stderr) = run(&["--rig", "bandit"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("no rig named \"bandit\""), "{stderr}");
+    assert!(stderr.contains("rigs there:"), "{stderr}");
+    assert!(stderr.contains(&format!("{demo_rig} (path id")), "{stderr}");
+    assert!(stderr.contains("Cubes (path id"), "{stderr}");
+    let (code, stderr) = run(&["--rig", "Cubes", "--rig-path-id", "987654321"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("with path id 987654321"), "{stderr}");
+    std::fs::remove_dir_all(demo.parent().unwrap()).ok();
+}
+
+/// `view --rig Cubes` plays a demo clip on the rig named, not on the demo's own rig.
+#[test]
+fn view_rig_plays_the_clips_on_the_rig_named() {
+    let (demo, cubes) = demo_and_cubes("rigpick");
+    let ws = clipscope::Workspace::open_bytes(
+        Path::new(clipscope::demo::DEMO_FILE_NAME),
+        clipscope::demo::DEMO.to_vec(),
+        &clipscope::OpenOptions::default(),
+    );
+    let clip = ws.clips[0].name.clone();
+    let joint_names = |shot: &Shot| {
+        let mut names: Vec<String> = shot
+            .joints
+            .iter()
+            .map(|j| j["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let base = [
+        demo.as_os_str(),
+        cubes.as_os_str(),
+        "--clip".as_ref(),
+        clip.as_ref(),
+    ];
+    let Some(auto) = shoot("rigauto", &base) else {
+        return;
+    };
+    assert_eq!(auto.sidecar["rig"], ws.rigs[0].name.as_str());
+    let mut named = base.to_vec();
+    named.extend(["--rig".as_ref(), "Cubes".as_ref()]);
+    let Some(shot) = shoot("rignamed", &named) else {
+        return;
+    };
+    std::fs::remove_dir_all(demo.parent().unwrap()).ok();
+    assert_eq!(shot.sidecar["rig"], "Cubes");
+    assert!(joint_names(&shot).contains(&"Drawn".to_string()));
+    assert_ne!(joint_names(&shot), joint_names(&auto));
+}
+
+#[path = "support/framing_fixture.rs"]
+mod framing_fixture;
+
+/// The 3D view's rectangle in the shot: (min x, min y, max x, max y).
+fn view_rect(shot: &Shot) -> [f64; 4] {
+    let v = shot.sidecar["view"].as_array().unwrap();
+    std::array::from_fn(|i| v[i].as_f64().unwrap())
+}
+
+/// The pixel position of the joint named `name`.
+fn joint_at(shot: &Shot, name: &str) -> (f64, f64) {
+    let j = shot
+        .joints
+        .iter()
+        .find(|j| j["name"] == name)
+        .unwrap_or_else(|| panic!("no joint {name}"));
+    (j["x"].as_f64().unwrap(), j["y"].as_f64().unwrap())
+}
+
+/// The share of the 3D view's height the `body` joints' screen box covers, after checking
+/// that every one of them lies in the view and that none of `far` does.
+fn body_share(shot: &Shot, body: &[String], far: &[&str]) -> f64 {
+    let [x0, y0, x1, y1] = view_rect(shot);
+    let inside = |(x, y): (f64, f64)| (x0..=x1).contains(&x) && (y0..=y1).contains(&y);
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for name in body {
+        let at = joint_at(shot, name);
+        assert!(
+            inside(at),
+            "{name} at {at:?} is outside the view {x0}..{x1}, {y0}..{y1}"
+        );
+        (lo, hi) = (lo.min(at.1), hi.max(at.1));
+    }
+    for name in far {
+        let at = joint_at(shot, name);
+        assert!(
+            !inside(at),
+            "{name}, parked far away, projects into the view at {at:?}"
+        );
+    }
+    let share = (hi - lo) / (y1 - y0);
+    eprintln!("the body spans {lo:.0}..{hi:.0} of the view's {y0:.0}..{y1:.0}: {share:.2}");
+    share
+}
+
+/// A generic character with a weapon socket parked 30 km away (carrying a cube) and one the
+/// clip parks 1 km away, under a rotated, scaled Armature: its 2 m body fills the view,
+/// seen from its front (its left hand on the screen's right), the sockets out of it.
+#[test]
+fn a_generic_body_with_weapons_parked_far_away_fills_the_view_from_its_front() {
+    let path = framing_fixture::write("shot");
+    let args = [
+        path.as_os_str(),
+        "--clip".as_ref(),
+        framing_fixture::CLIP.as_ref(),
+        "--at".as_ref(),
+        "0.5".as_ref(),
+    ];
+    let shot = shoot("parked", &args);
+    std::fs::remove_dir_all(path.parent().unwrap()).ok();
+    let Some(shot) = shot else { return };
+    let body: Vec<String> = framing_fixture::BODY
+        .iter()
+        .map(|b| b.0.to_string())
+        .collect();
+    let share = body_share(&shot, &body, &["WeaponParked30km", "WeaponHand"]);
+    assert!(
+        share >= 0.4,
+        "the body covers {share:.2} of the view's height"
+    );
+    let (left, right) = (joint_at(&shot, "LeftHand"), joint_at(&shot, "RightHand"));
+    assert!(
+        left.0 > right.0,
+        "seen from behind: left hand {left:?}, right {right:?}"
+    );
+}
+
+/// The same on a humanoid rig (morbman's avatar under a rotated, scaled Armature, weapon
+/// sockets parked 1 km and 30 km away), playing Floss: its human bones fill the view,
+/// seen from the front.
+#[test]
+fn a_humanoid_body_with_weapons_parked_far_away_fills_the_view_from_its_front() {
+    use avatar_fixtures::{Case, PARKED, fixture};
+    use clipscope::avatar::HumanBone;
+    let (Some(m), Some(emotes)) = (
+        humanoid_fixture::morbman(),
+        common::data("binary/wetboys_plateupemotesapi/moisture_animationreplacements"),
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-parked-h-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let parked = dir.join("parked.bundle");
+    std::fs::write(&parked, fixture(Case::Parked, &m.avatar, &m.skeleton).bytes).unwrap();
+    let ws = common::open(&[parked.clone()]);
+    let rig = &ws.rigs[0];
+    let humanoid = rig.humanoid.as_ref().expect("the fixture is humanoid");
+    let name = |j: usize| rig.skeleton.joints[j].name.clone();
+    let body: Vec<String> = (0..rig.skeleton.joints.len())
+        .filter(|&j| humanoid.joint_bone(j).is_some())
+        .map(name)
+        .collect();
+    let bone = |b| name(humanoid.bone_joint(b).unwrap());
+    let args = ["--clip", "Floss", "--at", "0.0"].map(std::ffi::OsStr::new);
+    let mut all = vec![parked.as_os_str(), emotes.as_os_str()];
+    all.extend(args);
+    let shot = shoot("parked-humanoid", &all);
+    std::fs::remove_dir_all(&dir).ok();
+    let Some(shot) = shot else { return };
+    let far: Vec<&str> = PARKED.iter().map(|p| p.0).collect();
+    let share = body_share(&shot, &body, &far);
+    assert!(
+        share >= 0.4,
+        "the body covers {share:.2} of the view's height"
+    );
+    // The hips, which a dance does not cross: the left one on the screen's right.
+    let left = joint_at(&shot, &bone(HumanBone::LeftUpperLeg));
+    let right = joint_at(&shot, &bone(HumanBone::RightUpperLeg));
+    assert!(
+        left.0 > right.0,
+        "seen from behind: left hip {left:?}, right {right:?}"
+    );
+}
+
+#[path = "support/mirror_fixture.rs"]
+mod mirror_fixture;
+
+/// A mirrored humanoid clip plays mirrored in the viewer: on morbman, every human bone of
+/// `Wave Mirrored` is drawn where its other side's bone of `Wave` is drawn, mirrored about
+/// the body's plane (x = 0 of the rig's space, the root at the origin).
+#[test]
+fn the_viewer_plays_a_mirrored_clip_as_the_mirror_image_of_its_twin() {
+    use clipscope::avatar::HumanBone;
+    let Some(morbman) = common::data("binary/wetboys_plateupemotesapi/morbman") else {
+        return;
+    };
+    let wave = mirror_fixture::fixture("shot");
+    let shot_of = |clip: &str, name: &str| {
+        let args = [
+            morbman.as_os_str(),
+            wave.as_os_str(),
+            "--clip".as_ref(),
+            clip.as_ref(),
+            "--at".as_ref(),
+            "0.5".as_ref(),
+        ];
+        shoot(name, &args)
+    };
+    let (Some(twin), Some(mirrored)) = (
+        shot_of("Wave", "wave"),
+        shot_of("Wave Mirrored", "mirrored"),
+    ) else {
+        return;
+    };
+    std::fs::remove_dir_all(wave.parent().unwrap()).ok();
+    let ws = common::open(&[morbman.clone()]);
+    let rig = ws.rigs.iter().find(|r| r.name == "morbman").unwrap();
+    let humanoid = rig.humanoid.as_ref().unwrap();
+    // Positions in the rig root's frame (where the viewer stands it, at its rest transform).
+    let root = clipscope::plugin::rest_transform(&rig.skeleton.joints[0])
+        .compute_affine()
+        .inverse();
+    let world = |shot: &Shot, joint: usize| {
+        let name = &rig.skeleton.joints[joint].name;
+        let j = shot
+            .joints
+            .iter()
+            .find(|j| j["name"] == name.as_str())
+            .unwrap();
+        let w: Vec<f32> = j["world"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap() as f32)
+            .collect();
+        root.transform_point3(Vec3::from_slice(&w))
+    };
+    let mut worst = 0.0f32;
+    let mut bones = 0;
+    for bone in HumanBone::all() {
+        let (Some(a), Some(b)) = (
+            humanoid.bone_joint(bone),
+            humanoid.bone_joint(bone.mirror()),
+        ) else {
+            continue;
+        };
+        let (p, q) = (world(&mirrored, a), world(&twin, b));
+        worst = worst.max(p.distance(Vec3::new(-q.x, q.y, q.z)));
+        bones += 1;
+    }
+    eprintln!("{bones} human bones; the largest distance from the mirror image: {worst} m");
+    assert!(bones >= 19);
+    assert!(
+        worst < 0.005,
+        "a bone is drawn {worst} m from its mirror image"
+    );
 }

@@ -52,6 +52,8 @@ fn mecanim_clip(clip: &MecanimClip, target: UnityTarget) -> Result<AnimationClip
     let mut muscle = muscle_constant(stores, clip.start, clip.stop);
     muscle.m_CycleOffset = clip.cycle_offset;
     muscle.m_LoopTime = clip.loop_time;
+    muscle.m_Mirror = clip.mirror;
+    muscle.m_LoopBlend = clip.loop_pose;
     muscle.m_ValueArrayDelta = value_deltas(clip, target);
     let bindings = AnimationClipBindingConstant {
         genericBindings: clip.bindings.iter().map(|b| binding(b, target)).collect(),

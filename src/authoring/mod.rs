@@ -38,6 +38,7 @@ mod target;
 mod tests;
 pub mod tree;
 pub mod unityfs;
+mod yaml_anim;
 
 use std::io::Cursor;
 use std::sync::OnceLock;
@@ -58,6 +59,8 @@ pub use spec::{
     Binding, Bundle, ClipSpec, Compression, Dense, Event, FloatCurve, Frame, Joint, KeySpec,
     KeyValue, LegacyClip, MecanimClip, PathCurve, RendererSpec, RigComponent, RigSpec, UnityTarget,
 };
+
+pub use yaml_anim::{EditorSettings, legacy_anim_yaml};
 
 use rig::{ComponentObject, RigObjects};
 

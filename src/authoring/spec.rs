@@ -85,6 +85,10 @@ pub struct MecanimClip {
     pub loop_time: bool,
     /// `m_MuscleClip.m_CycleOffset`.
     pub cycle_offset: f32,
+    /// `m_MuscleClip.m_Mirror` (the importer's "Mirror").
+    pub mirror: bool,
+    /// `m_MuscleClip.m_LoopBlend` (the importer's "Loop Pose").
+    pub loop_pose: bool,
     /// `m_ClipBindingConstant.genericBindings`, in curve order.
     pub bindings: Vec<Binding>,
     /// `m_StreamedClip.curveCount`: the number of interpolated streamed curves (Unity 2020: all
@@ -117,6 +121,8 @@ impl Default for MecanimClip {
             sample_rate: 60.0,
             loop_time: false,
             cycle_offset: 0.0,
+            mirror: false,
+            loop_pose: false,
             bindings: Vec::new(),
             streamed_curve_count: 0,
             discrete_curve_count: 0,

@@ -250,6 +250,7 @@ pub fn check_clip_on(
             rig,
             skeleton,
             muscles,
+            mirror: clip.settings.mirror,
         }),
         _ => None,
     };
@@ -275,7 +276,7 @@ pub fn check_clip_on(
             "no rig: bindings not checked".to_string()
         },
         rig_size: ctx.size,
-        seams: seam_jumps(clip, wrap, &ctx),
+        seams: loop_pose_notes(seam_jumps(clip, wrap, &ctx), clip.settings.loop_pose),
         steps: steps::steps(clip, &ctx),
         non_finite: non_finite(clip, &namer),
         keys_past_curve_count: keys_past_curve_count(&clip.warnings),
@@ -400,6 +401,17 @@ pub(super) fn failed_report(entry: &ClipEntry, file: String, error: String) -> C
         problems: 1,
         notes: 0,
     }
+}
+
+/// Where the clip has Loop Pose on, Unity blends its loop's seam: the loop seam's jumps are
+/// notes, not problems.
+fn loop_pose_notes(mut seams: Vec<SeamJump>, loop_pose: bool) -> Vec<SeamJump> {
+    if loop_pose {
+        for s in seams.iter_mut().filter(|s| s.seam == Seam::Loop) {
+            s.severity = Severity::Note;
+        }
+    }
+    seams
 }
 
 pub(super) fn count_problems(r: &ClipReport) -> usize {

@@ -24,6 +24,8 @@ pub(super) struct Posed<'a> {
     pub rig: &'a HumanoidRig,
     pub skeleton: &'a Skeleton,
     pub muscles: ClipMuscles,
+    /// The clip plays mirrored (its `m_Mirror`): poses are the mirror images.
+    pub mirror: bool,
 }
 
 impl Posed<'_> {
@@ -218,6 +220,13 @@ impl Posed<'_> {
     }
 
     fn posed(&self, pose: &HumanPose) -> Vec<JointLocal> {
+        let mirrored;
+        let pose = if self.mirror {
+            mirrored = pose.mirrored();
+            &mirrored
+        } else {
+            pose
+        };
         let mut locals: Vec<JointLocal> =
             self.skeleton.joints.iter().map(JointLocal::rest).collect();
         locals.resize(

@@ -49,6 +49,7 @@ fn clip_at(wrap: i32, rate: f32, curves: Vec<Curve>) -> ClipData {
         wrap_mode_code: wrap,
         loop_time: false,
         cycle_offset: 0.0,
+        settings: Default::default(),
         counts: BlockCounts::default(),
         tracks: build_tracks(bindings.len(), &curves),
         bindings,

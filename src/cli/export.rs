@@ -41,6 +41,10 @@ pub struct ExportArgs {
     /// Keep humanoid bodies over the origin, facing forward.
     #[arg(long)]
     no_root_motion: bool,
+    /// Mirror humanoid clips (left and right swapped, as Unity's Mirror does): on, off, or
+    /// clip (each clip's own `m_Mirror`, as Unity plays it).
+    #[arg(long, default_value = "clip", value_parser = super::pose::parse_mirror)]
+    mirror: clipscope::clip::MirrorMode,
     /// The .glb to write.
     #[arg(short = 'o', long = "output", value_name = "OUT.glb")]
     output: PathBuf,
@@ -107,6 +111,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         fps: args.fps,
         meshes: !args.no_mesh,
         root_motion: !args.no_root_motion,
+        mirror: args.mirror,
     };
     let exported = match export(&ws, &target, &clips, &options) {
         Ok(e) => e,

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clipscope::check::pick_rig;
+use clipscope::clip::MirrorMode;
 use clipscope::humanoid::{HumanoidRig, JointLocal, PoseOptions};
 use clipscope::pose::{ClipPoser, to_row};
 use clipscope::rig::Skeleton;
@@ -46,6 +47,10 @@ pub struct PoseArgs {
     /// their root's rest transform).
     #[arg(long)]
     no_root_motion: bool,
+    /// Mirror a humanoid clip (left and right swapped, as Unity's Mirror does): on, off, or
+    /// clip (the clip's own `m_Mirror`, as Unity plays it).
+    #[arg(long, default_value = "clip", value_parser = parse_mirror)]
+    mirror: MirrorMode,
     /// Print the JSON object instead of a table per time.
     #[arg(long)]
     json: bool,
@@ -82,7 +87,7 @@ pub fn run(args: &PoseArgs) -> ExitCode {
     let Some(target) = choose(&ws, entry.at, clip, &wanted, &mut warnings) else {
         return wanted.not_found(&ws);
     };
-    let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid);
+    let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid).mirrored(args.mirror);
     if clipscope::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
         warnings.push(match &target.humanoid_error {
             Some(e) => format!(
@@ -231,8 +236,14 @@ fn to_json(
         .collect();
     json!({
         "clip": clip.name, "rig": target.name, "humanoid": poser.is_humanoid(),
+        "mirrored": poser.is_mirrored(),
         "times": times, "joints": joints, "warnings": warnings,
     })
+}
+
+/// `--mirror`: on, off or clip.
+pub(super) fn parse_mirror(text: &str) -> Result<MirrorMode, String> {
+    MirrorMode::parse(text).ok_or_else(|| format!("{text:?} is not on, off or clip"))
 }
 
 /// A row with non-finite numbers as JSON nulls.

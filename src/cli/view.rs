@@ -1,12 +1,16 @@
 //! `clipscope view`: the viewer window.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use bevy::app::AppExit;
-use clipscope::viewer::{self, ViewerOptions};
+use clipscope::demo::{DEMO, DEMO_FILE_NAME};
+use clipscope::viewer::{self, RigChoice, ViewerOptions};
+use clipscope::{OpenOptions, Workspace};
 
 use super::Inputs;
+use super::pose::RigWanted;
 
 #[derive(clap::Args)]
 pub struct ViewArgs {
@@ -21,9 +25,15 @@ pub struct ViewArgs {
     /// Floss` compares the text clip with its build.
     #[arg(long, value_name = "NAME")]
     reference: Option<String>,
-    /// A file or folder whose rig the clips play on (matched by path hash).
+    /// Name of the rig the clips play on (an Animator's or Animation's GameObject, as
+    /// `pose --rig` takes it), in the opened files; a name no rig has is an error listing
+    /// the rigs there. Without it: a rig per clip, as `pose` picks.
     #[arg(long)]
-    rig: Option<PathBuf>,
+    rig: Option<String>,
+    /// Path id of the rig's Animator or Animation component (`list` shows it): picks one of
+    /// several rigs that share a name. With `--rig`, the name must match too.
+    #[arg(long, allow_negative_numbers = true)]
+    rig_path_id: Option<i64>,
     /// Show this clip time, paused.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     at: Option<f32>,
@@ -46,11 +56,39 @@ pub fn run_demo() -> ExitCode {
 }
 
 pub fn run(args: &ViewArgs) -> ExitCode {
+    let rig = RigChoice {
+        name: args.rig.clone(),
+        path_id: args.rig_path_id,
+    };
+    // A named rig must be there before the window opens: open the files here, check, and
+    // hand them to the viewer (which then does not read them again).
+    let workspace = if rig.given() {
+        let ws = if args.paths.is_empty() {
+            Workspace::open_bytes(
+                Path::new(DEMO_FILE_NAME),
+                DEMO.to_vec(),
+                &OpenOptions::default(),
+            )
+        } else {
+            args.inputs.open(&args.paths)
+        };
+        if rig.find(&ws).is_none() {
+            let wanted = RigWanted {
+                name: args.rig.as_deref(),
+                path_id: args.rig_path_id,
+            };
+            return wanted.not_found(&ws);
+        }
+        Some(Arc::new(ws))
+    } else {
+        None
+    };
     let options = ViewerOptions {
         paths: args.paths.clone(),
         clip: args.clip.clone(),
         reference: args.reference.clone(),
-        rig: args.rig.clone(),
+        rig,
+        workspace,
         at: args.at,
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),

@@ -1,7 +1,9 @@
 //! From a stored AnimationClip to [`ClipData`].
 
+use super::settings::PlaySettings;
 use super::{BlockCounts, ClipData, ClipEvent, build_tracks, keyframes, mecanim};
-use crate::unity::clip::AnimationClip;
+use crate::unity::clip::{AnimationClip, AnimationClipSettings, ClipMuscleConstant};
+use crate::unity::{Float, Int};
 
 /// Why a clip could not be decoded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -25,6 +27,7 @@ pub fn decode_clip(
         wrap_mode_code: clip.m_WrapMode.i32(),
         loop_time: false,
         cycle_offset: 0.0,
+        settings: PlaySettings::default(),
         counts: BlockCounts::default(),
         bindings: Vec::new(),
         curves: Vec::new(),
@@ -80,23 +83,69 @@ fn events(clip: &AnimationClip) -> Vec<ClipEvent> {
         .collect()
 }
 
-/// Legacy and editor clips: per-kind keyframe curves; the clip spans 0 to its last key
-/// (editor clips: their settings' start and stop when set).
+/// Legacy and editor clips: per-kind keyframe curves. A legacy clip spans 0 to its last key
+/// (`unity-semantics.md`, "Legacy clip length"), in editor files too, whose settings' start
+/// and stop are Mecanim's; an editor file's Mecanim clip takes its settings' range when set.
 fn decode_keyframed(clip: &AnimationClip, data: &mut ClipData) {
     let curves = keyframes::decode(clip);
     data.keyframed = true;
     data.stop = curves.last_time;
-    if let Some(settings) = &clip.m_AnimationClipSettings
-        && settings.m_StopTime > settings.m_StartTime
-    {
-        data.start = settings.m_StartTime;
-        data.stop = settings.m_StopTime;
-        data.loop_time = settings.m_LoopTime.is_some_and(|v| v.flag());
-        data.cycle_offset = settings.m_CycleOffset;
+    if let Some(settings) = &clip.m_AnimationClipSettings {
+        data.settings = editor_settings(settings);
+        if !data.legacy && settings.m_StopTime > settings.m_StartTime {
+            data.start = settings.m_StartTime;
+            data.stop = settings.m_StopTime;
+            data.loop_time = settings.m_LoopTime.is_some_and(|v| v.flag());
+            data.cycle_offset = settings.m_CycleOffset;
+        }
     }
     data.bindings = curves.bindings;
     data.curves = curves.curves;
     data.pptr_mapping = curves.pptr_mapping;
+}
+
+/// True where a stored flag is present and set.
+fn set(flag: Option<Int>) -> bool {
+    flag.is_some_and(|v| v.flag())
+}
+
+/// A finite stored number, else 0.
+fn finite(v: Option<Float>) -> f32 {
+    v.map(|v| v.0).filter(|v| v.is_finite()).unwrap_or(0.0)
+}
+
+/// The play settings of an editor file's `m_AnimationClipSettings`.
+fn editor_settings(s: &AnimationClipSettings) -> PlaySettings {
+    PlaySettings {
+        mirror: set(s.m_Mirror),
+        loop_pose: set(s.m_LoopBlend),
+        bake_orientation: set(s.m_LoopBlendOrientation),
+        bake_position_y: set(s.m_LoopBlendPositionY),
+        bake_position_xz: set(s.m_LoopBlendPositionXZ),
+        original_orientation: set(s.m_KeepOriginalOrientation),
+        original_position_y: set(s.m_KeepOriginalPositionY),
+        original_position_xz: set(s.m_KeepOriginalPositionXZ),
+        height_from_feet: set(s.m_HeightFromFeet),
+        level: finite(s.m_Level),
+        orientation_offset_y: finite(s.m_OrientationOffsetY),
+    }
+}
+
+/// The play settings of a built clip's `m_MuscleClip`.
+fn muscle_settings(m: &ClipMuscleConstant) -> PlaySettings {
+    PlaySettings {
+        mirror: set(m.m_Mirror),
+        loop_pose: set(m.m_LoopBlend),
+        bake_orientation: set(m.m_LoopBlendOrientation),
+        bake_position_y: set(m.m_LoopBlendPositionY),
+        bake_position_xz: set(m.m_LoopBlendPositionXZ),
+        original_orientation: set(m.m_KeepOriginalOrientation),
+        original_position_y: set(m.m_KeepOriginalPositionY),
+        original_position_xz: set(m.m_KeepOriginalPositionXZ),
+        height_from_feet: set(m.m_HeightFromFeet),
+        level: finite(m.m_Level),
+        orientation_offset_y: finite(m.m_OrientationOffsetY),
+    }
 }
 
 fn decode_mecanim(
@@ -111,6 +160,7 @@ fn decode_mecanim(
     data.stop = muscle.m_StopTime;
     data.loop_time = muscle.m_LoopTime.is_some_and(|v| v.flag());
     data.cycle_offset = muscle.m_CycleOffset;
+    data.settings = muscle_settings(muscle);
     if !(data.start.is_finite() && data.stop.is_finite()) {
         return Err(DecodeError(format!(
             "clip range {}..{} is not finite",

@@ -11,9 +11,11 @@ mod decode;
 mod keyframes;
 mod mecanim;
 pub mod muscles;
+pub mod settings;
 pub mod streamed;
 
 pub use decode::{DecodeError, decode_clip};
+pub use settings::{MirrorMode, PlaySettings};
 
 use crate::curve::{Curve, WrapMode};
 
@@ -230,6 +232,8 @@ pub struct ClipData {
     pub loop_time: bool,
     /// Mecanim cycle offset, in normalized time.
     pub cycle_offset: f32,
+    /// Mirror, Loop Pose and the root transform's settings.
+    pub settings: PlaySettings,
     pub counts: BlockCounts,
     pub bindings: Vec<GenericBinding>,
     /// Every curve, by global index.

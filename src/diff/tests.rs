@@ -44,6 +44,7 @@ fn clip(start: f32, stop: f32, rate: f32, tracks: Vec<(GenericBinding, Vec<Curve
         wrap_mode_code: 0,
         loop_time: false,
         cycle_offset: 0.0,
+        settings: Default::default(),
         counts: BlockCounts::default(),
         tracks: build_tracks(bindings.len(), &curves),
         bindings,

@@ -54,6 +54,8 @@ pub struct ExportOptions {
     pub meshes: bool,
     /// Humanoid clips move and turn the body (off: it stays over the origin).
     pub root_motion: bool,
+    /// Whether humanoid clips are mirrored: each clip's own `m_Mirror` by default.
+    pub mirror: crate::clip::MirrorMode,
 }
 
 impl Default for ExportOptions {
@@ -63,6 +65,7 @@ impl Default for ExportOptions {
             fps: None,
             meshes: true,
             root_motion: true,
+            mirror: crate::clip::MirrorMode::Clip,
         }
     }
 }
@@ -300,6 +303,7 @@ fn export_clip(
         skeleton,
         humanoid,
         options.root_motion,
+        options.mirror,
         &bound,
         morphs,
     );

@@ -65,13 +65,14 @@ impl<'a> Source<'a> {
         skeleton: &'a Skeleton,
         humanoid: Option<&'a HumanoidRig>,
         root_motion: bool,
+        mirror: crate::clip::MirrorMode,
         bound: &'a Bound,
         morphs: &'a [MorphNode],
     ) -> Source<'a> {
         Source {
             clip,
             skeleton,
-            poser: ClipPoser::new(clip, skeleton, humanoid),
+            poser: ClipPoser::new(clip, skeleton, humanoid).mirrored(mirror),
             options: PoseOptions { root_motion },
             bound,
             morphs,

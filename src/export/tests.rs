@@ -237,6 +237,7 @@ fn clip() -> ClipData {
         wrap_mode_code: 0,
         loop_time: true,
         cycle_offset: 0.0,
+        settings: Default::default(),
         counts: Default::default(),
         bindings,
         curves,

@@ -23,7 +23,9 @@
 //! - the IK goal frame ([`HumanoidRig::goals`]).
 //!
 //! What is decoded but not applied (settled choice 6): TDoF values (their units and frame
-//! are unknown), the IK goals (markers only), clip mirror and root-motion baking.
+//! are unknown), the IK goals (markers only) and root-motion baking. Clip mirror
+//! ([`HumanPose::mirrored`]) is applied where clips are posed ([`crate::pose::ClipPoser`],
+//! the plugin), not here.
 
 pub mod body;
 pub mod math;

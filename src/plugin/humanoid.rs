@@ -22,20 +22,21 @@ use bevy::prelude::*;
 use super::curves::{position_to_bevy, rotation_to_bevy};
 use super::properties::{UnityProperties, property_key};
 use super::rig::{RigJoint, RigRoot, UnityRig, rest_transform, spawn_rig, world_positions};
-use crate::clip::ClipData;
+use crate::clip::{ClipData, MirrorMode};
 use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions, humanoid_slot};
 use crate::rig::Skeleton;
 
 /// On a rig root: the humanoid avatar bound to the rig's skeleton, and how it is placed.
 /// While the rig plays a humanoid clip, [`pose_humanoids`] poses its joints from the clip's
 /// muscles. Set `options.root_motion` to false to keep the body over the root, facing
-/// forward.
+/// forward; `mirror` mirrors the clip as its own `m_Mirror` says (the default) or forced.
 #[derive(Component, Clone, Debug)]
 pub struct UnityHumanoid {
     /// Built for the same skeleton the rig was spawned from (a workspace's
     /// `RigEntry::humanoid`, or [`UnityRig::humanoid`]).
     pub rig: Arc<HumanoidRig>,
     pub options: PoseOptions,
+    pub mirror: MirrorMode,
 }
 
 impl UnityHumanoid {
@@ -44,6 +45,7 @@ impl UnityHumanoid {
         UnityHumanoid {
             rig,
             options: PoseOptions::default(),
+            mirror: MirrorMode::Clip,
         }
     }
 }
@@ -58,6 +60,8 @@ pub struct HumanoidCurves {
     /// Path hashes the clip animates with Transform tracks, sorted: joints outside the human
     /// skeleton keep those tracks.
     pub transform_paths: Arc<[u32]>,
+    /// The clip's own `m_Mirror`.
+    pub mirror: bool,
 }
 
 impl HumanoidCurves {
@@ -81,6 +85,7 @@ impl HumanoidCurves {
         HumanoidCurves {
             slots: slots.into(),
             transform_paths: transform_paths.into(),
+            mirror: clip.settings.mirror,
         }
     }
 
@@ -119,8 +124,10 @@ impl HumanoidCurves {
 /// markers and UIs) and the buffers posing reuses every frame.
 #[derive(Component, Clone, Debug)]
 pub struct HumanoidState {
-    /// The clip's humanoid values this frame.
+    /// The humanoid values this frame, as posed (mirrored where the clip plays mirrored).
     pub pose: HumanPose,
+    /// The clip's own values this frame (what its tracks left).
+    read: HumanPose,
     slots: HumanoidCurves,
     /// The skeleton joints of the human bones: the joints posing moves.
     bones: Vec<usize>,
@@ -249,6 +256,7 @@ fn bind(
         }
     }
     commands.entity(root).try_insert(HumanoidState {
+        read: pose.clone(),
         pose,
         slots: curves.clone(),
         bones,
@@ -274,7 +282,12 @@ pub fn pose_humanoids(
     rigs.par_iter_mut()
         .for_each(|(humanoid, properties, mut state)| {
             let state = &mut *state;
-            state.slots.read(properties, &mut state.pose);
+            state.slots.read(properties, &mut state.read);
+            state.pose = if humanoid.mirror.applies(state.slots.mirror) {
+                state.read.mirrored()
+            } else {
+                state.read.clone()
+            };
             humanoid
                 .rig
                 .pose(&state.pose, &humanoid.options, &mut state.locals);
@@ -299,7 +312,8 @@ pub fn pose_humanoids(
 /// The world positions of `skeleton`'s joints posed by the humanoid clip `clip` on `rig` at
 /// clip time `t` (the root at its rest pose), in Bevy's space: the humanoid counterpart of
 /// [`super::DirectClip::posed_positions`], for framing a camera over the clip's motion.
-/// Joints the rig does not pose take their rest pose.
+/// Joints the rig does not pose take their rest pose; a clip whose `m_Mirror` is set is
+/// posed mirrored, as it plays.
 pub fn humanoid_posed_positions(
     rig: &HumanoidRig,
     skeleton: &Skeleton,
@@ -307,7 +321,10 @@ pub fn humanoid_posed_positions(
     t: f32,
     options: &PoseOptions,
 ) -> Vec<Vec3> {
-    let pose = HumanPose::sample(clip, t);
+    let mut pose = HumanPose::sample(clip, t);
+    if clip.settings.mirror {
+        pose = pose.mirrored();
+    }
     let mut locals = vec![JointLocal::IDENTITY; rig.joint_count()];
     rig.pose(&pose, options, &mut locals);
     let mut index = 0;

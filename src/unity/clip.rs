@@ -138,6 +138,15 @@ pub struct ClipMuscleConstant {
     pub m_LoopTime: Option<Int>,
     pub m_LoopBlend: Option<Int>,
     pub m_Mirror: Option<Int>,
+    pub m_OrientationOffsetY: Option<Float>,
+    pub m_Level: Option<Float>,
+    pub m_LoopBlendOrientation: Option<Int>,
+    pub m_LoopBlendPositionY: Option<Int>,
+    pub m_LoopBlendPositionXZ: Option<Int>,
+    pub m_KeepOriginalOrientation: Option<Int>,
+    pub m_KeepOriginalPositionY: Option<Int>,
+    pub m_KeepOriginalPositionXZ: Option<Int>,
+    pub m_HeightFromFeet: Option<Int>,
 }
 
 /// Editor-only clip settings (editor `.anim` files).
@@ -148,6 +157,17 @@ pub struct AnimationClipSettings {
     pub m_StopTime: f32,
     pub m_CycleOffset: f32,
     pub m_LoopTime: Option<Int>,
+    pub m_LoopBlend: Option<Int>,
+    pub m_Mirror: Option<Int>,
+    pub m_OrientationOffsetY: Option<Float>,
+    pub m_Level: Option<Float>,
+    pub m_LoopBlendOrientation: Option<Int>,
+    pub m_LoopBlendPositionY: Option<Int>,
+    pub m_LoopBlendPositionXZ: Option<Int>,
+    pub m_KeepOriginalOrientation: Option<Int>,
+    pub m_KeepOriginalPositionY: Option<Int>,
+    pub m_KeepOriginalPositionXZ: Option<Int>,
+    pub m_HeightFromFeet: Option<Int>,
 }
 
 /// Unity's `OffsetPtr`, field for field as its type tree names them.

@@ -1,7 +1,9 @@
 //! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
-//! loading a clip frames the character over the clip's motion: a humanoid rig's human
-//! bones, a generic rig's joints without the far outliers ([`crate::framing`]), and the
-//! drawn meshes. Joints left out stay drawn and are reached by zooming out.
+//! loading a clip frames the character's body over the clip's motion, decided per posed
+//! frame ([`crate::framing`]): a humanoid rig's human bones, else the joints carrying
+//! skinned vertices, else the joints without the far outliers, with the drawn meshes and
+//! other joints that lie near it. The camera starts at the rig's front, in a three-quarter
+//! view. Joints left out stay drawn (faded) and are reached by zooming out.
 
 use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
@@ -13,8 +15,9 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
+use crate::avatar::HumanBone;
 use crate::clip::ClipData;
-use crate::framing::{far_from, far_outliers};
+use crate::framing::frame_points;
 use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
 use crate::rig::Skeleton;
@@ -31,6 +34,13 @@ pub struct OrbitCamera {
     /// The framed focus and radius, restored by `f`.
     pub framed: (Vec3, f32),
 }
+
+/// How far the camera turns from the rig's front (radians): a three-quarter view, as
+/// Unity's Animation preview shows a character.
+pub const THREE_QUARTER: f32 = 0.6;
+
+/// The camera's height above the horizon when it faces a rig (radians).
+const FACING_PITCH: f32 = 0.3;
 
 impl Default for OrbitCamera {
     fn default() -> Self {
@@ -80,6 +90,17 @@ impl OrbitCamera {
         self.framed = (focus, radius);
     }
 
+    /// Turns the camera to the front of a rig facing `forward` (Bevy space), in a
+    /// three-quarter view; a vertical or unusable direction leaves the view as it is.
+    pub fn face(&mut self, forward: Vec3) {
+        let flat = Vec3::new(forward.x, 0.0, forward.z);
+        if !flat.is_finite() || flat.length() < 1e-4 {
+            return;
+        }
+        self.yaw = flat.x.atan2(flat.z) + THREE_QUARTER;
+        self.pitch = FACING_PITCH;
+    }
+
     /// Back to the framed view.
     pub fn reframe(&mut self) {
         (self.focus, self.radius) = self.framed;
@@ -93,63 +114,79 @@ impl OrbitCamera {
     }
 }
 
-/// The joints of a generic rig to frame over `clip`: every joint at rest and posed across
-/// the clip, except the far outliers of the rest pose.
-pub fn motion_points(skeleton: &Skeleton, clip: &DirectClip) -> Vec<Vec3> {
-    let rest = world_positions(skeleton, rest_transform);
-    let far = far_joints(&rest);
-    let mut points = kept(rest, &far);
-    for t in sample_times(clip.clip.start, clip.clip.stop) {
-        points.extend(kept(clip.posed_positions(skeleton, t), &far));
-    }
-    points
+/// What one posed frame gives framing ([`frame_points`]) in Bevy space: the body's joints
+/// (the `marked` ones where any is, else all, less their far outliers) and the `extra`
+/// points near them.
+pub fn frame_of(joints: &[Vec3], marked: &[bool], extra: &[Vec3]) -> Vec<Vec3> {
+    let arrays = |v: &[Vec3]| -> Vec<[f32; 3]> { v.iter().map(|p| p.to_array()).collect() };
+    frame_points(&arrays(joints), marked, &arrays(extra))
+        .into_iter()
+        .map(Vec3::from)
+        .collect()
 }
 
-/// The human bones' positions at rest and posed by the humanoid clip `clip` on `rig`
-/// across its length, with and without root motion (so the view holds when root motion is
-/// switched), and those of the other joints that are not far from the human bones at rest
-/// (a weapon socket 10 km away does not count).
+/// The joints of a generic rig to frame over `clip`: each frame's joints but that frame's
+/// far outliers, at rest and posed across the clip.
+pub fn motion_points(skeleton: &Skeleton, clip: &DirectClip) -> Vec<Vec3> {
+    let mut frames = vec![world_positions(skeleton, rest_transform)];
+    frames.extend(
+        sample_times(clip.clip.start, clip.clip.stop).map(|t| clip.posed_positions(skeleton, t)),
+    );
+    frames.iter().flat_map(|j| frame_of(j, &[], &[])).collect()
+}
+
+/// Per joint of `skeleton`: true for the human bones of `rig`.
+pub fn human_joints(skeleton: &Skeleton, rig: &HumanoidRig) -> Vec<bool> {
+    (0..skeleton.joints.len())
+        .map(|j| rig.joint_bone(j).is_some())
+        .collect()
+}
+
+/// The human bones at rest and posed by the humanoid clip `clip` on `rig` across its
+/// length, with and without root motion (so the view holds when root motion is switched),
+/// with the other joints that lie near them in each frame (a weapon socket 10 km away does
+/// not count, wherever the clip puts it).
 pub fn humanoid_motion_points(
     skeleton: &Skeleton,
     rig: &HumanoidRig,
     clip: &ClipData,
 ) -> Vec<Vec3> {
-    let rest = world_positions(skeleton, rest_transform);
-    let as_array = |p: &Vec3| p.to_array();
-    let bones: Vec<[f32; 3]> = (0..rest.len())
-        .filter(|&j| rig.joint_bone(j).is_some())
-        .map(|j| as_array(&rest[j]))
-        .collect();
-    let all: Vec<[f32; 3]> = rest.iter().map(as_array).collect();
-    let far = far_from(&bones, &all);
-    let other: Vec<bool> = (0..rest.len())
-        .map(|j| rig.joint_bone(j).is_none() && far[j])
-        .collect();
-    let mut points = kept(rest, &other);
+    let marked = human_joints(skeleton, rig);
+    let mut frames = vec![world_positions(skeleton, rest_transform)];
     for root_motion in [true, false] {
         let options = PoseOptions { root_motion };
-        for t in sample_times(clip.start, clip.stop) {
-            let posed = humanoid_posed_positions(rig, skeleton, clip, t, &options);
-            points.extend(kept(posed, &other));
-        }
+        frames.extend(
+            sample_times(clip.start, clip.stop)
+                .map(|t| humanoid_posed_positions(rig, skeleton, clip, t, &options)),
+        );
     }
-    points
-}
-
-/// Which joints of the rest pose are far outliers.
-pub fn far_joints(rest: &[Vec3]) -> Vec<bool> {
-    let points: Vec<[f32; 3]> = rest.iter().map(|p| p.to_array()).collect();
-    far_outliers(&points)
-}
-
-/// The points whose `left_out` entry is false.
-fn kept(points: Vec<Vec3>, left_out: &[bool]) -> Vec<Vec3> {
-    points
-        .into_iter()
-        .zip(left_out)
-        .filter(|(_, out)| !**out)
-        .map(|(p, _)| p)
+    frames
+        .iter()
+        .flat_map(|j| frame_of(j, &marked, j))
         .collect()
+}
+
+/// The way a humanoid rig faces in a posed frame (Bevy space, horizontal): up crossed with
+/// its left-to-right hips and shoulders; `None` when those bones are missing.
+pub fn humanoid_forward(joints: &[Vec3], rig: &HumanoidRig) -> Option<Vec3> {
+    let at = |b: HumanBone| rig.bone_joint(b).and_then(|j| joints.get(j)).copied();
+    let pairs = [
+        (HumanBone::LeftUpperLeg, HumanBone::RightUpperLeg),
+        (HumanBone::LeftUpperArm, HumanBone::RightUpperArm),
+    ];
+    let right: Vec3 = pairs
+        .iter()
+        .filter_map(|&(l, r)| Some(at(r)? - at(l)?))
+        .sum();
+    // Bevy's space is Unity's mirrored: Unity's forward, right × up there, is up × right here.
+    let forward = Vec3::Y.cross(right);
+    (forward.is_finite() && forward.length() > 1e-6).then(|| forward.normalize())
+}
+
+/// The way a generic rig faces: its root's forward axis (Unity's +Z), in Bevy space.
+pub fn rig_forward(skeleton: &Skeleton) -> Option<Vec3> {
+    let root = skeleton.joints.first()?;
+    Some(rest_transform(root).rotation * crate::plugin::curves::position_to_bevy([0.0, 0.0, 1.0]))
 }
 
 /// How many of `points` lie outside the framed view (more than its radius from its

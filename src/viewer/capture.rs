@@ -1,7 +1,7 @@
 //! `clipscope view … --screenshot out.png`: render until the pipelines are ready, save one
 //! frame, write where each joint lands on screen next to it (`out.png.joints.json`, for tests
 //! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space; the
-//! shown clip; the pinned reference with its comparison's summary), and exit.
+//! rig's name; the shown clip; the pinned reference with its comparison's summary), and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
@@ -78,6 +78,7 @@ pub fn capture_when_ready(
         let json = serde_json::json!({
             "view": rect,
             "joints": projected,
+            "rig": scene.rig_name,
             "clip": clip_json(library.as_deref(), selection.clip),
             "reference": reference_json(library.as_deref(), &reference),
         });

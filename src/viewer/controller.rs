@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use bevy::prelude::*;
 
-use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection};
 use crate::animator::machine::{LayerOutput, LeafOutput};
 use crate::animator::model::ParameterKind;
@@ -33,7 +32,7 @@ pub struct ControllerView {
     /// Seconds of controller time per second.
     pub speed: f32,
     /// The rig the automatic choice was made for (rig index, rig from `--rig` files).
-    chosen_for: Option<(Option<usize>, bool)>,
+    chosen_for: Option<Option<usize>>,
     /// The clip controller mode last put on the rig.
     pub shown: Option<ObjectRef>,
     /// The machine changed since its pose was last blended.
@@ -83,13 +82,13 @@ impl ControllerView {
     /// Picks the controller that goes with the shown rig, unless the user picked one or the
     /// rig is the one it was picked for.
     pub fn choose_for_rig(&mut self, library: &Library, rig_index: Option<usize>) {
-        let key = (rig_index, library.rig.is_some());
+        let key = rig_index;
         if self.pinned || self.chosen_for == Some(key) {
             return;
         }
         self.chosen_for = Some(key);
-        let rig = rig_index.and_then(|i| rig_workspace(library).rigs.get(i));
-        let found = rig.and_then(|r| library.main.controller_for_rig(r, library.rig.is_none()));
+        let rig = rig_index.and_then(|i| library.main.rigs.get(i));
+        let found = rig.and_then(|r| library.main.controller_for_rig(r, true));
         if found != self.index {
             self.set_controller(&library.main, found);
         }
@@ -264,23 +263,17 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::demo::{DEMO, DEMO_FILE_NAME};
     use crate::demo_controller::locomotion_bytes;
     use crate::workspace::OpenOptions;
 
-    /// The locomotion controller's files, with the demo rig as the `--rig` files.
+    /// The locomotion controller's files: its clips, the demo rig and the controller.
     fn library() -> Library {
-        let open = |name: &str, bytes: Vec<u8>| {
-            Arc::new(Workspace::open_bytes(
-                Path::new(name),
-                bytes,
-                &OpenOptions::default(),
-            ))
-        };
-        Library {
-            main: open("locomotion.bundle", locomotion_bytes().unwrap()),
-            rig: Some(open(DEMO_FILE_NAME, DEMO.to_vec())),
-        }
+        let ws = Workspace::open_bytes(
+            Path::new("locomotion.bundle"),
+            locomotion_bytes().unwrap(),
+            &OpenOptions::default(),
+        );
+        Library { main: Arc::new(ws) }
     }
 
     fn clip(library: &Library, name: &str) -> ObjectRef {

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::controller::ControllerView;
-use super::rigs::rig_workspace;
 use super::scene::{Library, SceneState, Selection};
 use crate::animator::owned::{PoseInputs, RigPose};
 use crate::humanoid::PoseOptions;
@@ -18,7 +17,7 @@ use crate::plugin::{RigRoot, UnityController, joint_to_bevy};
 pub struct ControllerPose {
     pose: Option<RigPose>,
     /// (controller index, rig index, rig from the `--rig` files) it is bound for.
-    key: Option<(usize, usize, bool)>,
+    key: Option<(usize, usize)>,
     /// The blended pose in Bevy's space, per joint of the rig; empty when none is shown.
     transforms: Vec<Transform>,
 }
@@ -38,7 +37,7 @@ pub fn blend_controller_pose(
         state.transforms.clear();
         return;
     };
-    let key = (index, rig, library.rig.is_some());
+    let key = (index, rig);
     if state.key != Some(key) {
         state.key = Some(key);
         state.pose = bind(&library, index, rig);
@@ -61,7 +60,7 @@ pub fn blend_controller_pose(
 /// The blender for controller `index` of the opened files on rig `rig` of the rig files.
 fn bind(library: &Library, index: usize, rig: usize) -> Option<RigPose> {
     let controller = UnityController::from_workspace(&library.main, index)?;
-    let entry = rig_workspace(library).rigs.get(rig)?;
+    let entry = library.main.rigs.get(rig)?;
     let pose = RigPose::new(PoseInputs {
         controller: controller.controller,
         skeleton: Arc::new(entry.skeleton.clone()),
@@ -116,10 +115,7 @@ mod tests {
             locomotion_bytes().unwrap(),
             &OpenOptions::default(),
         );
-        let library = Library {
-            main: Arc::new(ws),
-            rig: None,
-        };
+        let library = Library { main: Arc::new(ws) };
         let mut view = ControllerView::default();
         view.set_controller(&library.main, Some(0));
         view.active = true;

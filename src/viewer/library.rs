@@ -7,9 +7,8 @@ use bevy::prelude::Resource;
 
 use crate::workspace::Workspace;
 
-/// The opened files: the main set, and the one the rig comes from when `--rig` was given.
+/// The opened files.
 #[derive(Resource, Clone)]
 pub struct Library {
     pub main: Arc<Workspace>,
-    pub rig: Option<Arc<Workspace>>,
 }

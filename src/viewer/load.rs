@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
 
 use super::ViewerOptions;
+use super::clip_index::ClipIndex;
 use super::scene::{Library, Selection};
 use crate::demo::{DEMO, DEMO_FILE_NAME};
 use crate::workspace::{OpenOptions, Workspace};
@@ -30,8 +31,7 @@ pub enum LoadMessage {
         file: String,
     },
     Done {
-        main: Box<Workspace>,
-        rig: Option<Box<Workspace>>,
+        main: Arc<Workspace>,
     },
 }
 
@@ -39,18 +39,27 @@ pub enum LoadMessage {
 pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
     commands.insert_resource(spawn_load(
         options.paths.clone(),
-        options.rig.clone(),
+        options.workspace.clone(),
         options.unity_version.clone(),
     ));
 }
 
-/// Opens `paths` (and the rig source) on a thread.
+/// Opens `paths` on a thread (or hands over `opened`, the files the CLI already opened).
 pub fn spawn_load(
     paths: Vec<PathBuf>,
-    rig: Option<PathBuf>,
+    opened: Option<Arc<Workspace>>,
     unity_version: Option<String>,
 ) -> Loading {
     let (tx, rx) = channel();
+    if let Some(main) = opened {
+        let _ = tx.send(LoadMessage::Done { main });
+        return Loading {
+            rx: std::sync::Mutex::new(rx),
+            done: 0,
+            total: 0,
+            current: String::new(),
+        };
+    }
     std::thread::spawn(move || {
         let options = OpenOptions {
             unity_version,
@@ -67,10 +76,8 @@ pub fn spawn_load(
                 });
             })
         };
-        let rig = rig.map(|r| Workspace::open(&[r], &options));
         let _ = tx.send(LoadMessage::Done {
-            main: Box::new(main),
-            rig: rig.map(Box::new),
+            main: Arc::new(main),
         });
     });
     Loading {
@@ -100,17 +107,14 @@ pub fn poll_loading(
             LoadMessage::Progress { done, total, file } => {
                 (loading.done, loading.total, loading.current) = (done, total, file);
             }
-            LoadMessage::Done { main, rig } => finished = Some((*main, rig.map(|r| *r))),
+            LoadMessage::Done { main } => finished = Some(main),
         }
     }
-    let Some((main, rig)) = finished else { return };
+    let Some(main) = finished else { return };
     for e in &main.errors {
         error!("{e}");
     }
-    let library = Library {
-        main: Arc::new(main),
-        rig: rig.map(Arc::new),
-    };
+    let library = Library { main };
     selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
     if let (Some(name), None) = (&options.clip, selection.clip) {
         warn!("--clip {name}: no decoded clip has that name");
@@ -123,8 +127,13 @@ pub fn poll_loading(
         found
     });
     selection.joint = None;
-    selection.rig = None;
+    selection.rig = options.rig.find(&library.main);
+    if options.rig.given() && selection.rig.is_none() {
+        warn!("--rig: the opened files have no such rig; a rig is picked per clip");
+    }
     selection.dirty = true;
+    selection.scroll_to_clip = true;
+    commands.insert_resource(ClipIndex::new(&library.main));
     commands.insert_resource(library);
     commands.remove_resource::<Loading>();
 }
@@ -143,10 +152,6 @@ pub fn dropped_files(
         })
         .collect();
     if !paths.is_empty() {
-        commands.insert_resource(spawn_load(
-            paths,
-            options.rig.clone(),
-            options.unity_version.clone(),
-        ));
+        commands.insert_resource(spawn_load(paths, None, options.unity_version.clone()));
     }
 }

@@ -7,6 +7,7 @@
 
 mod camera;
 mod capture;
+mod clip_index;
 mod controller;
 mod controller_pose;
 mod draw;
@@ -22,12 +23,14 @@ mod scene;
 mod ui;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
 use crate::plugin::ClipscopePlugin;
+use crate::workspace::{RigEntry, Workspace};
 
 /// What to open and how.
 #[derive(Resource, Clone, Debug, Default)]
@@ -39,8 +42,12 @@ pub struct ViewerOptions {
     /// Clip to pin as the reference the shown clip is compared with: the first decoded clip
     /// of that name other than the shown one, in any opened file (a `.anim` against its build).
     pub reference: Option<String>,
-    /// A file or folder whose rig the clips play on.
-    pub rig: Option<PathBuf>,
+    /// The rig the clips play on, by name and path id (`--rig`, `--rig-path-id`); the
+    /// automatic pick per clip when neither is given.
+    pub rig: RigChoice,
+    /// The files already opened (the CLI opens them first when `--rig` must be checked);
+    /// `paths` are then not read again.
+    pub workspace: Option<Arc<Workspace>>,
     /// Clip time to show (paused).
     pub at: Option<f32>,
     /// Render one frame to this PNG and exit.
@@ -50,6 +57,31 @@ pub struct ViewerOptions {
     pub no_mesh: bool,
     /// Measure the frames a second over this many seconds (vsync off), print and exit.
     pub fps: Option<f32>,
+}
+
+/// A rig named by its GameObject's name and its component's path id, either or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RigChoice {
+    pub name: Option<String>,
+    pub path_id: Option<i64>,
+}
+
+impl RigChoice {
+    /// True when a name or a path id is given.
+    pub fn given(&self) -> bool {
+        self.name.is_some() || self.path_id.is_some()
+    }
+
+    /// True when `rig` has the name and path id given.
+    pub fn matches(&self, rig: &RigEntry) -> bool {
+        self.name.as_ref().is_none_or(|n| rig.name == *n)
+            && self.path_id.is_none_or(|id| rig.at.path_id == id)
+    }
+
+    /// The index of the first rig of `ws` it names.
+    pub fn find(&self, ws: &Workspace) -> Option<usize> {
+        ws.rigs.iter().position(|r| self.matches(r))
+    }
 }
 
 /// Runs the viewer until its window closes.
@@ -78,6 +110,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .insert_resource(options.clone())
     .init_resource::<scene::Selection>()
     .init_resource::<scene::SceneState>()
+    .init_resource::<clip_index::ClipIndex>()
     .init_resource::<reference::ReferenceDiff>()
     .init_resource::<ui::export::ExportPanel>()
     .init_resource::<controller::ControllerView>()

@@ -8,8 +8,7 @@ use bevy::math::Affine3A;
 use bevy::prelude::*;
 
 use super::ViewerOptions;
-use super::camera::{OrbitCamera, far_joints, humanoid_motion_points, outside_view};
-use super::rigs::rig_workspace;
+use super::camera::{OrbitCamera, frame_of, human_joints, humanoid_motion_points, outside_view};
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use crate::clip::ClipData;
 use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
@@ -19,6 +18,7 @@ use crate::plugin::model::{
 };
 use crate::plugin::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
 use crate::rig::Skeleton;
+use crate::workspace::RendererKind;
 
 /// Poses sampled over a clip to frame it.
 const FRAMING_SAMPLES: usize = 24;
@@ -87,7 +87,7 @@ fn attach_model(
     if !new_rigs.contains(root) {
         return;
     }
-    let ws = rig_workspace(&library);
+    let ws = &*library.main;
     let Some(rig) = ws.rigs.get(index) else {
         return;
     };
@@ -100,18 +100,18 @@ fn attach_model(
     }
     spawn_renderers(&mut commands, &assets.build(&model), root);
     // PPtr targets resolve in the clip's own workspace.
-    if library.rig.is_none() {
-        commands
-            .entity(root)
-            .insert(clip_objects(ws, at, &clip.pptr_mapping));
-    }
+    commands
+        .entity(root)
+        .insert(clip_objects(ws, at, &clip.pptr_mapping));
     let points = match &scene.humanoid {
-        // Humanoid poses come from the muscles: the human bones and the meshes over the clip.
+        // Humanoid poses come from the muscles: the human bones, and the meshes near them
+        // over the clip.
         Some(humanoid) => {
+            let marked = human_joints(&model.skeleton, humanoid);
             let mut points = humanoid_motion_points(&model.skeleton, humanoid, clip);
             for t in sample_times(clip.start, clip.stop) {
                 let world = humanoid_joints(&model.skeleton, humanoid, clip, t);
-                points.extend(model_points(&model, &world));
+                points.extend(frame_with_meshes(&model, &world, &marked));
             }
             points
         }
@@ -133,7 +133,10 @@ fn humanoid_joints(
     clip: &ClipData,
     t: f32,
 ) -> Vec<Affine3A> {
-    let pose = HumanPose::sample(clip, t);
+    let mut pose = HumanPose::sample(clip, t);
+    if clip.settings.mirror {
+        pose = pose.mirrored();
+    }
     let mut locals = vec![JointLocal::IDENTITY; rig.joint_count()];
     rig.pose(&pose, &PoseOptions::default(), &mut locals);
     let mut world: Vec<GlobalTransform> = Vec::with_capacity(skeleton.joints.len());
@@ -160,7 +163,37 @@ fn sample_times(start: f32, stop: f32) -> impl Iterator<Item = f32> {
         .map(move |i| start + (stop - start) * i as f32 / FRAMING_SAMPLES as f32)
 }
 
-/// The meshes over the clip's length and at rest, and the joints but their far outliers.
+/// One posed frame's framing points: the body's joints (the `marked` ones, else all, less
+/// their far outliers) and the meshes' bounds and other joints near them.
+fn frame_with_meshes(model: &UnityModel, world: &[Affine3A], marked: &[bool]) -> Vec<Vec3> {
+    let joints: Vec<Vec3> = world.iter().map(|a| Vec3::from(a.translation)).collect();
+    let mut extra = model_points(model, world);
+    extra.extend_from_slice(&joints);
+    frame_of(&joints, marked, &extra)
+}
+
+/// Per joint: true where a skinned mesh has vertices weighted to it (the body of a generic
+/// rig; a weapon parked far away carries its own, and falls out as an outlier).
+fn skinned_joints(model: &UnityModel) -> Vec<bool> {
+    let mut out = vec![false; model.skeleton.joints.len()];
+    for r in &model.renderers {
+        let (RendererKind::Skinned { bones, .. }, Some(mesh)) = (&r.kind, &r.mesh) else {
+            continue;
+        };
+        for v in &mesh.skin {
+            for (&bone, &weight) in v.bones.iter().zip(&v.weights) {
+                let joint = bones.get(bone as usize).copied().flatten();
+                if let Some(slot) = joint.filter(|_| weight > 0.0).and_then(|j| out.get_mut(j)) {
+                    *slot = true;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The body of a generic rig over the clip's length and at rest (the joints carrying skinned
+/// vertices, else every joint, less each frame's far outliers), with the meshes near it.
 fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
     let direct = DirectClip::new(clip.clone());
     let (start, stop) = (clip.start, clip.stop);
@@ -171,21 +204,10 @@ fn framing_points(model: &UnityModel, clip: &Arc<ClipData>) -> Vec<Vec3> {
             posed_joints(&model.skeleton, Some(&direct), t)
         }));
     }
-    let rest: Vec<Vec3> = poses[0].iter().map(|a| Vec3::from(a.translation)).collect();
-    let far = far_joints(&rest);
+    let marked = skinned_joints(model);
     poses
         .iter()
-        .flat_map(|world| {
-            let mut points = model_points(model, world);
-            points.extend(
-                world
-                    .iter()
-                    .zip(&far)
-                    .filter(|(_, far)| !**far)
-                    .map(|(a, _)| Vec3::from(a.translation)),
-            );
-            points
-        })
+        .flat_map(|world| frame_with_meshes(model, world, &marked))
         .collect()
 }
 

@@ -159,10 +159,7 @@ mod tests {
             clip: Some(shown_data.clone()),
             ..default()
         });
-        world.insert_resource(Library {
-            main: Arc::new(ws),
-            rig: None,
-        });
+        world.insert_resource(Library { main: Arc::new(ws) });
         world.init_resource::<ReferenceDiff>();
         world.run_system_once(update_reference_diff).unwrap();
 

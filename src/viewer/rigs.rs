@@ -10,13 +10,13 @@ use crate::check::pick_rig;
 use crate::clip::ClipData;
 use crate::humanoid::{ClipMuscles, HumanoidRig};
 use crate::rig::Skeleton;
-use crate::workspace::{ObjectRef, RigEntry, Workspace};
+use crate::workspace::{ObjectRef, RigEntry};
 
 /// The rig a clip plays on.
 pub struct ChosenRig {
     /// Where the rig came from, for the panel.
     pub name: String,
-    /// Its index in [`rig_workspace`]'s rigs; `None` for a rig built from paths.
+    /// Its index in the opened files' rigs; `None` for a rig built from paths.
     pub index: Option<usize>,
     pub skeleton: Skeleton,
     /// Path hash to path: the rig's joints and its Avatar's `m_TOS`.
@@ -28,12 +28,8 @@ pub struct ChosenRig {
     pub note: Option<String>,
 }
 
-/// The workspace whose rigs clips play on: the `--rig` files, else the opened ones.
-pub fn rig_workspace(library: &Library) -> &Workspace {
-    library.rig.as_deref().unwrap_or(&library.main)
-}
-
-/// The rig `clip` plays on: rig `pinned` of [`rig_workspace`] when the user picked one,
+/// The rig `clip` plays on: rig `pinned` of the opened files when the user (or `--rig`)
+/// picked one,
 /// else the one `clipscope check` picks (for a humanoid clip, the humanoid rig that lists
 /// it, else the first humanoid rig; then a rig that lists the clip, then the one matching
 /// most of its path hashes), else one built from an Avatar's paths or a placeholder per
@@ -44,7 +40,7 @@ pub fn choose_rig(
     clip: &ClipData,
     pinned: Option<usize>,
 ) -> ChosenRig {
-    let ws = rig_workspace(library);
+    let ws = &*library.main;
     let humanoid_clip = ClipMuscles::new(clip).is_humanoid();
     let index = pinned
         .filter(|&i| i < ws.rigs.len())
@@ -141,7 +137,7 @@ mod tests {
     use super::*;
     use crate::clip::CUSTOM_TYPE_MUSCLE;
     use crate::demo::{DEMO, DEMO_FILE_NAME};
-    use crate::workspace::OpenOptions;
+    use crate::workspace::{OpenOptions, Workspace};
 
     fn demo() -> Library {
         let ws = Workspace::open_bytes(
@@ -149,10 +145,7 @@ mod tests {
             DEMO.to_vec(),
             &OpenOptions::default(),
         );
-        Library {
-            main: Arc::new(ws),
-            rig: None,
-        }
+        Library { main: Arc::new(ws) }
     }
 
     #[test]

@@ -7,13 +7,15 @@ use bevy::animation::graph::AnimationGraph;
 use bevy::prelude::*;
 
 use super::ViewerOptions;
-use super::camera::{OrbitCamera, outside_view};
+use super::camera::{OrbitCamera, humanoid_forward, outside_view, rig_forward};
+use super::clip_index::ClipKind;
 use super::rigs::choose_rig;
-use crate::clip::ClipData;
+use crate::clip::{ClipData, MirrorMode};
 use crate::humanoid::{HumanoidRig, PoseOptions};
 use crate::plugin::{
-    DirectClip, LoadedClip, RigRoot, UnityHumanoid, UnityPlayback, Unmatched, play_clip,
-    rest_transform, spawn_rig, unmatched_bindings, world_positions,
+    DirectClip, LoadedClip, RigRoot, UnityHumanoid, UnityPlayback, Unmatched,
+    humanoid_posed_positions, play_clip, rest_transform, spawn_rig, unmatched_bindings,
+    world_positions,
 };
 use crate::rig::Skeleton;
 use crate::workspace::{ObjectRef, Workspace};
@@ -31,7 +33,14 @@ pub struct Selection {
     pub joint: Option<usize>,
     /// Global curve indices plotted in the curve view.
     pub tracks: Vec<usize>,
+    /// The clip list's search text.
     pub filter: String,
+    /// The clip list shows clips of this kind only.
+    pub kind: Option<ClipKind>,
+    /// The clip list groups clips by the rig they play on, not by file.
+    pub group_by_rig: bool,
+    /// The clip list scrolls the shown clip into view once (after loading, a rig change).
+    pub scroll_to_clip: bool,
     pub labels: bool,
     pub root_motion: bool,
     /// The rig the user picked from the rig list (index into the rig workspace's rigs);
@@ -55,6 +64,29 @@ pub struct Selection {
     pub dirty: bool,
     /// The next rebuild keeps the camera where it is (controller mode switching clips).
     pub keep_view: bool,
+    /// The user's mirror choice for one clip, against its own `m_Mirror`; other clips play
+    /// as their flag says.
+    pub mirror: Option<(ObjectRef, bool)>,
+    /// Draw the joints' markers (the bones stay).
+    pub joint_markers: bool,
+    /// The markers' size, 1 the default (small: they must not cover a character's body).
+    pub marker_size: f32,
+}
+
+impl Selection {
+    /// How the shown clip is mirrored: the user's choice for it, else its own flag.
+    pub fn mirror_mode(&self) -> MirrorMode {
+        match self.mirror {
+            Some((at, on)) if Some(at) == self.clip => {
+                if on {
+                    MirrorMode::On
+                } else {
+                    MirrorMode::Off
+                }
+            }
+            _ => MirrorMode::Clip,
+        }
+    }
 }
 
 impl Default for Selection {
@@ -65,6 +97,9 @@ impl Default for Selection {
             joint: None,
             tracks: Vec::new(),
             filter: String::new(),
+            kind: None,
+            group_by_rig: false,
+            scroll_to_clip: false,
             labels: false,
             root_motion: true,
             rig: None,
@@ -76,6 +111,9 @@ impl Default for Selection {
             skeleton: true,
             dirty: false,
             keep_view: false,
+            mirror: None,
+            joint_markers: true,
+            marker_size: 1.0,
         }
     }
 }
@@ -160,6 +198,7 @@ pub fn rebuild_scene(
             options: PoseOptions {
                 root_motion: selection.root_motion,
             },
+            mirror: selection.mirror_mode(),
         });
     }
     let direct = DirectClip::new(Arc::new(data.clone()));
@@ -180,8 +219,23 @@ pub fn rebuild_scene(
     let keep_view = std::mem::take(&mut selection.keep_view);
     match &rig.humanoid {
         _ if keep_view => {}
-        Some(humanoid) => orbit.frame_humanoid_motion(&rig.skeleton, humanoid, data),
-        None => orbit.frame_motion(&rig.skeleton, &loaded.direct),
+        Some(humanoid) => {
+            orbit.frame_humanoid_motion(&rig.skeleton, humanoid, data);
+            let options = PoseOptions {
+                root_motion: selection.root_motion,
+            };
+            let posed =
+                humanoid_posed_positions(humanoid, &rig.skeleton, data, data.start, &options);
+            if let Some(forward) = humanoid_forward(&posed, humanoid) {
+                orbit.face(forward);
+            }
+        }
+        None => {
+            orbit.frame_motion(&rig.skeleton, &loaded.direct);
+            if let Some(forward) = rig_forward(&rig.skeleton) {
+                orbit.face(forward);
+            }
+        }
     }
     let far_joints = outside_view(&orbit, &world_positions(&rig.skeleton, rest_transform));
     selection.tracks = data
@@ -213,11 +267,15 @@ pub fn rebuild_scene(
 }
 
 /// The root motion switch also places a humanoid clip's body (off: over the root, facing
-/// forward).
+/// forward); the mirror switch mirrors it.
 pub fn humanoid_root_motion(selection: Res<Selection>, mut rigs: Query<&mut UnityHumanoid>) {
+    let mirror = selection.mirror_mode();
     for mut humanoid in &mut rigs {
         if humanoid.options.root_motion != selection.root_motion {
             humanoid.options.root_motion = selection.root_motion;
+        }
+        if humanoid.mirror != mirror {
+            humanoid.mirror = mirror;
         }
     }
 }

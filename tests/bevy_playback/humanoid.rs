@@ -260,6 +260,7 @@ fn generic_clip(paths: &[String]) -> ClipData {
         wrap_mode_code: 2,
         loop_time: false,
         cycle_offset: 0.0,
+        settings: Default::default(),
         counts: Default::default(),
         bindings,
         curves,

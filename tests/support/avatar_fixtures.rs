@@ -5,6 +5,8 @@
 //! - [`Case::Inserted`]: the rig inserts a joint (`Extra`) between Spine and Chest that the
 //!   avatar's human skeleton does not list (Chest's parent differs);
 //! - [`Case::Socket`]: a non-human joint 10 km from the body;
+//! - [`Case::Parked`]: [`Case::Deep`]'s rotated, scaled `Armature` with two weapon sockets
+//!   under it parked [`PARKED`] metres away, as Risk of Rain 2 parks unused weapons;
 //! - [`Case::NoLeftUpperArm`]: morbman's rig with an avatar that does not map the left upper
 //!   arm, which the body frame needs: it cannot pose humanoid clips.
 //!
@@ -31,6 +33,7 @@ pub enum Case {
     Inserted,
     Socket,
     NoLeftUpperArm,
+    Parked,
 }
 
 /// The rotation and scale of the `Armature` joint of [`Case::Deep`].
@@ -50,6 +53,12 @@ pub fn root_rest() -> Trs {
         s: V3::ONE,
     }
 }
+
+/// The sockets of [`Case::Parked`]: name and world offset from the rig's root, in metres.
+pub const PARKED: [(&str, [f64; 3]); 2] = [
+    ("WeaponParked1km", [1000.0, 0.0, 0.0]),
+    ("WeaponParked30km", [0.0, 0.0, -30_000.0]),
+];
 
 /// How far the socket joint of [`Case::Socket`] is from the rig's root, in metres.
 pub const SOCKET_DISTANCE: f32 = 10_000.0;
@@ -94,7 +103,7 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
     let mut above = Vec::new();
     let mut extra = None;
     match case {
-        Case::Deep => {
+        Case::Deep | Case::Parked => {
             let armature = push(&mut tree, "Armature", Some(0), armature_rest());
             let root = push(&mut tree, "ROOT", Some(armature), root_rest());
             let chain = armature_rest().then(&root_rest());
@@ -111,6 +120,16 @@ pub fn fixture(case: Case, avatar: &AvatarData, skeleton: &Skeleton) -> Fixture 
             node0 = root;
             tpose[0] = trs_xform(&root_rest());
             above = vec!["Armature".to_string()];
+            if case == Case::Parked {
+                for (name, at) in PARKED {
+                    // Placed in the Armature's rotated, scaled frame.
+                    let t = armature_rest().local_of(&Trs {
+                        t: V3::new(at[0], at[1], at[2]),
+                        ..Trs::IDENTITY
+                    });
+                    push(&mut tree, name, Some(armature), t);
+                }
+            }
         }
         Case::Inserted => {
             let chest_node = avatar.bone_human_node(HumanBone::Chest).expect("chest");

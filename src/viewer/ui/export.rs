@@ -8,7 +8,6 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use crate::export::{ExportOptions, Mode, default_file_name, write_rig};
-use crate::viewer::rigs::rig_workspace;
 use crate::viewer::scene::{Library, SceneState, Selection};
 
 /// What the export section remembers between frames.
@@ -47,7 +46,7 @@ fn run(library: &Library, index: usize, selection: &Selection, panel: &mut Expor
         root_motion: selection.root_motion,
         ..ExportOptions::default()
     };
-    let rigs = rig_workspace(library);
+    let rigs = &*library.main;
     let path = Path::new(panel.path.trim());
     panel.result = Some(
         write_rig(rigs, index, &library.main, path, &options)

@@ -1,6 +1,7 @@
 //! The egui panels: files and clips on the left, the joint tree and properties on the right,
 //! the timeline and curve view at the bottom, a status bar on top.
 
+mod clips;
 mod controller;
 pub mod export;
 mod plot;
@@ -11,6 +12,7 @@ use bevy::camera::Viewport;
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, egui};
 
+use super::clip_index::ClipIndex;
 use super::controller::ControllerView;
 use super::load::Loading;
 use super::reference::ReferenceDiff;
@@ -22,6 +24,7 @@ use crate::plugin::UnityPlayback;
 pub fn panels(
     mut contexts: EguiContexts,
     library: Option<Res<Library>>,
+    index: Res<ClipIndex>,
     loading: Option<Res<Loading>>,
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
@@ -69,7 +72,7 @@ pub fn panels(
             .default_size(260.0)
             .max_size(420.0)
             .show(&mut root, |ui| {
-                side::files_and_clips(ui, library, &mut selection);
+                clips::files_and_clips(ui, library, &index, &mut selection);
             });
     }
     egui::Panel::right("rig")

@@ -1,6 +1,6 @@
-//! Side panels: the files and their clips (filtered by name), and the rig: the rig list, joint
-//! tree, the selected joint's animated properties, the glTF export, unmatched bindings, clip
-//! facts, and the comparison with a pinned reference clip.
+//! The rig panel: the rig list, joint tree, the selected joint's animated properties, the
+//! glTF export, unmatched bindings, clip facts, and the comparison with a pinned reference
+//! clip. (The clip list is [`super::clips`].)
 
 use bevy::prelude::*;
 use bevy_egui::egui;
@@ -9,108 +9,8 @@ use crate::clip::ClipData;
 use crate::plugin::UnityPlayback;
 use crate::rig::Skeleton;
 use crate::viewer::reference::ReferenceDiff;
-use crate::viewer::rigs::rig_workspace;
 use crate::viewer::scene::{Library, SceneState, Selection};
 use crate::viewer::ui::export::{ExportPanel, export_section};
-
-/// The clip list, grouped by file.
-pub fn files_and_clips(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
-    ui.heading("Clips");
-    ui.horizontal(|ui| {
-        ui.label("filter");
-        ui.text_edit_singleline(&mut selection.filter);
-    });
-    let filter = selection.filter.to_lowercase();
-    let ws = &library.main;
-    pinned_reference(ui, library, selection);
-    egui::ScrollArea::vertical()
-        .id_salt("clips")
-        .show(ui, |ui| {
-            for (f, file) in ws.files.iter().enumerate() {
-                let clips: Vec<_> = ws
-                    .clips
-                    .iter()
-                    .filter(|c| c.at.file == f && c.name.to_lowercase().contains(&filter))
-                    .collect();
-                if clips.is_empty() {
-                    continue;
-                }
-                egui::CollapsingHeader::new(file.location())
-                    .id_salt(f)
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for entry in clips {
-                            let selected = selection.clip == Some(entry.at);
-                            match &entry.data {
-                                Ok(clip) => {
-                                    let text = format!(
-                                        "{}  ({}, {:.2} s)",
-                                        clip.name,
-                                        clip.wrap_mode(),
-                                        clip.length()
-                                    );
-                                    ui.horizontal(|ui| {
-                                        pin_button(ui, entry.at, selection);
-                                        if ui.selectable_label(selected, text).clicked()
-                                            && !selected
-                                        {
-                                            selection.clip = Some(entry.at);
-                                            selection.joint = None;
-                                            selection.dirty = true;
-                                        }
-                                    });
-                                }
-                                Err(e) => {
-                                    ui.colored_label(
-                                        egui::Color32::LIGHT_RED,
-                                        format!("{} (error)", entry.name),
-                                    )
-                                    .on_hover_text(e.to_string());
-                                }
-                            }
-                        }
-                    });
-            }
-        });
-}
-
-/// The pinned reference clip, with a button to unpin it.
-fn pinned_reference(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
-    let Some(at) = selection.reference else {
-        ui.weak("pin a clip (◆) to compare the shown one with it");
-        return;
-    };
-    let name = library.main.clip(at).map_or("?", |c| c.name.as_str());
-    let file = library
-        .main
-        .files
-        .get(at.file)
-        .map(|f| f.location())
-        .unwrap_or_default();
-    ui.horizontal(|ui| {
-        ui.label(format!("reference: {name}")).on_hover_text(file);
-        if ui.small_button("unpin").clicked() {
-            selection.reference = None;
-        }
-    });
-}
-
-/// Pins (or unpins) a clip as the reference the shown clip is compared with.
-fn pin_button(ui: &mut egui::Ui, at: crate::workspace::ObjectRef, selection: &mut Selection) {
-    let pinned = selection.reference == Some(at);
-    let (symbol, hover) = if pinned {
-        ("◆", "the reference: click to unpin")
-    } else {
-        ("◇", "pin as reference: the shown clip is compared with it")
-    };
-    if ui
-        .selectable_label(pinned, symbol)
-        .on_hover_text(hover)
-        .clicked()
-    {
-        selection.reference = if pinned { None } else { Some(at) };
-    }
-}
 
 /// The rig panel.
 pub fn rig_panel(
@@ -136,11 +36,21 @@ pub fn rig_panel(
         ui.checkbox(&mut selection.meshes, "meshes");
         ui.checkbox(&mut selection.skeleton, "skeleton");
     });
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut selection.joint_markers, "joints");
+        ui.add_enabled(
+            selection.joint_markers,
+            egui::Slider::new(&mut selection.marker_size, 0.25..=4.0)
+                .logarithmic(true)
+                .text("size"),
+        );
+    });
     ui.checkbox(&mut selection.show_inactive, "show inactive objects")
         .on_hover_text("inactive GameObjects and disabled renderers, which Unity does not draw");
     if scene.humanoid.is_some() {
         ui.horizontal(|ui| {
             ui.label("humanoid:");
+            mirror_checkbox(ui, clip, selection);
             ui.checkbox(&mut selection.goals, "IK goals")
                 .on_hover_text("where the clip puts the feet and hands (not solved)");
             ui.checkbox(&mut selection.body, "body")
@@ -180,7 +90,7 @@ pub fn rig_panel(
 /// Every rig the clip can play on: picking one plays the clip (and the clips selected after
 /// it) there; a humanoid clip plays on any humanoid rig (retargeted).
 fn rig_list(ui: &mut egui::Ui, library: &Library, scene: &SceneState, selection: &mut Selection) {
-    let rigs = &rig_workspace(library).rigs;
+    let rigs = &library.main.rigs;
     let label = |i: usize| {
         let rig = &rigs[i];
         let kind = if rig.humanoid.is_some() {
@@ -212,6 +122,7 @@ fn rig_list(ui: &mut egui::Ui, library: &Library, scene: &SceneState, selection:
         selection.rig = picked;
         selection.joint = None;
         selection.dirty = true;
+        selection.scroll_to_clip = true;
     }
 }
 
@@ -462,6 +373,39 @@ fn unmatched(ui: &mut egui::Ui, scene: &SceneState) {
     );
 }
 
+/// Mirrors the shown humanoid clip: ticked as its own `m_Mirror` says until the user flips it.
+fn mirror_checkbox(ui: &mut egui::Ui, clip: &ClipData, selection: &mut Selection) {
+    let own = clip.settings.mirror;
+    let mut on = selection.mirror_mode().applies(own);
+    let hover = format!(
+        "left and right swapped, as Unity's Mirror plays it; the clip's own flag (m_Mirror) is {}",
+        if own { "on" } else { "off" }
+    );
+    if ui
+        .checkbox(&mut on, "mirror")
+        .on_hover_text(hover)
+        .changed()
+    {
+        selection.mirror = selection.clip.filter(|_| on != own).map(|at| (at, on));
+    }
+}
+
+/// The clip's Unity settings beyond its range and loop: mirror, and the ones not applied.
+fn settings_line(clip: &ClipData) -> Option<String> {
+    let others = clip.settings.not_applied(clip.cycle_offset);
+    let mirror = clip
+        .settings
+        .mirror
+        .then_some("Mirror on (applied to humanoid clips)");
+    let others = (!others.is_empty()).then(|| format!("{} (not applied)", others.join(", ")));
+    match (mirror, others) {
+        (None, None) => None,
+        (Some(m), None) => Some(m.to_string()),
+        (None, Some(o)) => Some(o),
+        (Some(m), Some(o)) => Some(format!("{m}; {o}")),
+    }
+}
+
 fn clip_facts(ui: &mut egui::Ui, clip: &ClipData) {
     ui.label(format!(
         "{}: {} clip, {:.3} s ({:.3}–{:.3}) at {} fps, wrap {}",
@@ -484,6 +428,11 @@ fn clip_facts(ui: &mut egui::Ui, clip: &ClipData) {
         clip.bindings.len(),
         clip.events.len()
     ));
+    if let Some(line) = settings_line(clip) {
+        ui.label(format!("Unity settings: {line}")).on_hover_text(
+            "what the importer set; Unity applies those marked not applied, clipscope does not",
+        );
+    }
     for w in &clip.warnings {
         ui.colored_label(egui::Color32::YELLOW, w);
     }

@@ -1,0 +1,83 @@
+//! What the clip list shows of every clip each frame, found once when the files are loaded:
+//! its kind (humanoid, sprite, legacy, generic) and the rig it plays on (the one `check` and
+//! `pose` pick).
+
+use bevy::prelude::*;
+
+use crate::check::pick_rig;
+use crate::clip::ClipData;
+use crate::humanoid::pose::humanoid_slot;
+use crate::workspace::Workspace;
+
+/// What a clip animates, for the clip list's filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClipKind {
+    /// Muscle curves: plays on any humanoid rig.
+    Humanoid,
+    /// Object-reference curves (sprite swaps).
+    Sprite,
+    /// A legacy clip (the Animation component's).
+    Legacy,
+    /// Any other Mecanim clip.
+    Generic,
+}
+
+impl ClipKind {
+    /// Every kind, in the filter's order.
+    pub const ALL: [ClipKind; 4] = [
+        ClipKind::Humanoid,
+        ClipKind::Legacy,
+        ClipKind::Generic,
+        ClipKind::Sprite,
+    ];
+
+    /// The kind's name in the list.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClipKind::Humanoid => "humanoid",
+            ClipKind::Sprite => "sprite",
+            ClipKind::Legacy => "legacy",
+            ClipKind::Generic => "generic",
+        }
+    }
+
+    /// The kind of `clip`: humanoid where it has muscle curves, sprite where it swaps
+    /// objects, else legacy or generic.
+    pub fn of(clip: &ClipData) -> ClipKind {
+        if clip.bindings.iter().any(|b| humanoid_slot(b).is_some()) {
+            ClipKind::Humanoid
+        } else if clip.bindings.iter().any(|b| b.is_pptr) {
+            ClipKind::Sprite
+        } else if clip.legacy {
+            ClipKind::Legacy
+        } else {
+            ClipKind::Generic
+        }
+    }
+}
+
+/// Per clip of the opened files (in [`Workspace::clips`] order): its kind (`None` for a clip
+/// that did not decode) and the rig it plays on.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct ClipIndex {
+    pub kinds: Vec<Option<ClipKind>>,
+    pub rigs: Vec<Option<usize>>,
+}
+
+impl ClipIndex {
+    /// The facts of every clip of `ws`.
+    pub fn new(ws: &Workspace) -> ClipIndex {
+        let (kinds, rigs) = ws
+            .clips
+            .iter()
+            .map(|c| match &c.data {
+                Ok(clip) => (
+                    Some(ClipKind::of(clip)),
+                    pick_rig(&ws.rigs, c.at, clip).map(|(i, _)| i),
+                ),
+                Err(_) => (None, None),
+            })
+            .unzip();
+        ClipIndex { kinds, rigs }
+    }
+}
