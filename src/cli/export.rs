@@ -40,8 +40,8 @@ pub struct ExportArgs {
     /// three.js) and Blender's per-component interpolation alike.
     #[arg(long, default_value_t = 1e-3)]
     tolerance_rad: f32,
-    /// Translation tolerance as a fraction of the rig's size (the height of the middle 90%
-    /// of its joints at rest); also the tolerance of scales and blend shape weights.
+    /// Translation tolerance as a fraction of the rig's size (the largest extent of the
+    /// middle 90% of its joints at rest); also the tolerance of scales and blend shape weights.
     #[arg(long, default_value_t = 1e-4)]
     tolerance_size: f32,
     /// Leave the meshes (and materials and textures) out.

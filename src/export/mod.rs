@@ -188,25 +188,26 @@ pub fn clips_from_playing_on<'a>(
         .collect()
 }
 
-/// The rig's size (what the translation tolerance is a fraction of): the height spanned by
-/// the middle 90% of its joints at rest (sockets parked far away do not count), composed
-/// as Unity does; 1 when that is under 1e-3.
+/// The rig's size (what the translation tolerance is a fraction of): the largest extent,
+/// along X, Y or Z, of the middle 90% of its joints at rest (sockets parked far away do not
+/// count; a gun held sideways is as long as it is), composed as Unity does; 1 when that is
+/// under 1e-3.
 pub fn rig_size(skeleton: &Skeleton) -> f32 {
     let locals: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
     let world = crate::pose::world(skeleton, &locals);
-    let mut ys: Vec<f32> = world
-        .iter()
-        .map(|w| w.t[1])
-        .filter(|y| y.is_finite())
-        .collect();
-    ys.sort_by(f32::total_cmp);
-    let n = ys.len();
-    if n == 0 {
-        return 1.0;
-    }
-    let cut = n / 20;
-    let (lo, hi) = (ys[cut], ys[n - 1 - cut]);
-    if hi - lo > 1e-3 { hi - lo } else { 1.0 }
+    let extent = |axis: usize| {
+        let mut v: Vec<f32> = world
+            .iter()
+            .map(|w| w.t[axis])
+            .filter(|c| c.is_finite())
+            .collect();
+        v.sort_by(f32::total_cmp);
+        let n = v.len();
+        let cut = n / 20;
+        if n == 0 { 0.0 } else { v[n - 1 - cut] - v[cut] }
+    };
+    let size = (0..3).map(extent).fold(0.0, f32::max);
+    if size > 1e-3 { size } else { 1.0 }
 }
 
 /// Per joint, rig units per unit of its local translation: the largest component of its

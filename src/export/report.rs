@@ -14,7 +14,8 @@ pub struct Report {
     pub rig: String,
     /// `linear` or `exact`.
     pub mode: String,
-    /// The rig's size: the height spanned by the middle 90% of its joints at rest.
+    /// The rig's size: the largest extent (X, Y or Z) of the middle 90% of its joints at
+    /// rest.
     pub rig_size: f32,
     /// The tolerances the path was sampled to: rotation in radians, translation in the
     /// rig's units (a fraction of `rig_size`), scale and weights.
