@@ -8,7 +8,7 @@
 //! - [`mesh`], [`material`], [`texture`], [`resource`]: the character's meshes, skins, blend
 //!   shapes, materials and textures, with their stream data.
 //! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
-//!   sample` and `clipscope pose` print).
+//!   sample` and `clipscope pose` print); [`world`]: world transforms as Unity composes them.
 //! - [`version`]: Unity version strings, and the version a file is read with.
 //! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
 //! - `authoring` (feature `authoring`, on by default): writing real Unity bundles (test
@@ -51,6 +51,7 @@ pub mod version;
 #[cfg(feature = "viewer")]
 pub mod viewer;
 pub mod workspace;
+pub mod world;
 pub mod yaml;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};

@@ -9,6 +9,7 @@ use crate::clip::{BindingKind, ClipData, MirrorMode};
 use crate::curve::{PackedCurves, euler_quat};
 use crate::humanoid::{ClipMuscles, HumanPose, HumanoidRig, JointLocal, PoseOptions};
 use crate::rig::Skeleton;
+use crate::world::World;
 
 /// What a Transform track sets.
 #[derive(Clone, Copy, Debug)]
@@ -266,23 +267,34 @@ impl<'a> ClipPoser<'a> {
     }
 }
 
-/// Transforms relative to the rig's root from local ones (the root is the identity; a joint
-/// whose parent does not come before it is placed under the root).
+/// Transforms relative to the rig's root from local ones, composed as Unity does
+/// ([`crate::world`]: positions from the product of full TRS matrices, rotations the
+/// product of the local rotations, scales Unity's `lossyScale`). The root is the identity;
+/// a joint whose parent does not come before it is placed at the root.
 pub fn world(skeleton: &Skeleton, locals: &[JointLocal]) -> Vec<JointLocal> {
-    let mut out: Vec<JointLocal> = Vec::with_capacity(locals.len());
-    for (j, local) in locals.iter().enumerate() {
-        let parent = skeleton
-            .joints
-            .get(j)
-            .and_then(|joint| joint.parent)
-            .filter(|&p| p < j)
-            .and_then(|p| out.get(p));
-        out.push(match parent {
-            Some(parent) => JointLocal::from_trs(&parent.to_trs().then(&local.to_trs())),
-            None => JointLocal::IDENTITY,
-        });
+    let mut worlds = Vec::with_capacity(locals.len());
+    world_matrices(skeleton, locals, &mut worlds);
+    worlds.iter().map(joint_world).collect()
+}
+
+/// The world transforms behind [`world`], into `out` (reused between calls).
+pub fn world_matrices<'o>(
+    skeleton: &Skeleton,
+    locals: &[JointLocal],
+    out: &'o mut Vec<World>,
+) -> &'o [World] {
+    let parents = (0..locals.len()).map(|j| skeleton.joints.get(j).and_then(|joint| joint.parent));
+    crate::world::compose(parents, locals.iter().map(|l| (l.t, l.q, l.s)), out)
+}
+
+/// A world transform as the ten numbers `pose` prints: position, rotation, lossy scale.
+pub fn joint_world(w: &World) -> JointLocal {
+    let [x, y, z, qw] = w.q;
+    JointLocal {
+        t: w.position().map(|c| c as f32),
+        q: [x as f32, y as f32, z as f32, qw as f32],
+        s: w.lossy_scale().map(|c| c as f32),
     }
-    out
 }
 
 /// A quaternion scaled to unit length (the identity when it has none).

@@ -39,6 +39,17 @@ pub struct Skeleton {
 }
 
 impl Skeleton {
+    /// How outputs (`pose`, `animate --rig`, `export`'s nodes and report) name joint `j`'s
+    /// path: its path, or `#xxxxxxxx` (its path hash) for a stand-in joint whose path is
+    /// unknown (a joint other than the root with an empty path).
+    pub fn path_label(&self, j: usize) -> String {
+        match self.joints.get(j) {
+            Some(joint) if j > 0 && joint.path.is_empty() => format!("#{:08x}", joint.path_hash),
+            Some(joint) => joint.path.clone(),
+            None => String::new(),
+        }
+    }
+
     /// The joint a path hash names.
     pub fn joint_by_hash(&self, hash: u32) -> Option<usize> {
         self.joints.iter().position(|j| j.path_hash == hash)

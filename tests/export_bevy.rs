@@ -13,6 +13,8 @@
 mod common;
 #[path = "support/gltf_validator.rs"]
 mod gltf_validator;
+#[path = "support/skew_fixture.rs"]
+mod skew_fixture;
 
 use std::collections::HashMap;
 use std::path::{Path as FsPath, PathBuf};
@@ -357,6 +359,7 @@ fn round_trip(
     let pose = PoseOptions {
         root_motion: options.root_motion,
     };
+    let units = translation_units(&rig.skeleton);
     let mut compared = 0;
     // A report per clip, in order (a clip that failed would have none: there is none here).
     assert_eq!(exported.report.clips.len(), clips.len(), "{name}");
@@ -406,7 +409,13 @@ fn round_trip(
                         w(c.clip, node, c.clip.start + t)
                     }
                 };
-                let err = error(path, &got, &want);
+                // The report states translations in the rig's units.
+                let unit = if path == Path::Translation {
+                    units[node]
+                } else {
+                    1.0
+                };
+                let err = error(path, &got, &want) * unit;
                 assert!(
                     err <= allowed(report, path),
                     "{name} {} ({:?}) node {node} {path:?} at {t}: Bevy {got:?}, clipscope \
@@ -424,6 +433,24 @@ fn round_trip(
         eprintln!("  {}", c.summary());
     }
     (exported, loaded)
+}
+
+/// Rig units per unit of each joint's local translation (its parent's rest scale, largest
+/// component), as the report counts translation errors.
+fn translation_units(skeleton: &clipscope::rig::Skeleton) -> Vec<f32> {
+    let rest: Vec<clipscope::humanoid::JointLocal> = skeleton
+        .joints
+        .iter()
+        .map(clipscope::humanoid::JointLocal::rest)
+        .collect();
+    let world = clipscope::pose::world(skeleton, &rest);
+    (0..skeleton.joints.len())
+        .map(|j| {
+            skeleton.joints[j].parent.map_or(1.0, |p| {
+                world[p].s.iter().map(|c| c.abs()).fold(0.0, f32::max)
+            })
+        })
+        .collect()
 }
 
 fn open(rels: &[&str]) -> Option<Workspace> {
@@ -801,4 +828,70 @@ fn skinned_and_textured_meshes_load_in_bevy_as_the_source_has_them() {
     if checked == 0 {
         eprintln!("skipped: the shared data is missing");
     }
+}
+
+/// The squash-and-stretch sword exported and played by Bevy: at the end of the clip (the
+/// Sword stretched 3×) every node's `GlobalTransform` (Bevy's affine composition) is where
+/// `pose` puts the joint and where the matrix closed form puts the Blade and the Tip.
+#[test]
+fn a_stretched_parent_skews_its_child_in_bevy_as_pose_composes_it() {
+    let ws = Workspace::open_bytes(
+        FsPath::new("sword.bundle"),
+        skew_fixture::bundle(),
+        &clipscope::OpenOptions::default(),
+    );
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let rig = rig_index(&ws, skew_fixture::RIG);
+    let clips = clips_playing_on(&ws, rig);
+    assert_eq!(clips.len(), 1);
+    let entry = &ws.rigs[rig];
+    let (_, loaded) = round_trip(
+        "sword",
+        &ws,
+        &ExportRig::of(entry),
+        &clips,
+        &ExportOptions::default(),
+        None,
+    );
+    // round_trip leaves the clip paused at its end.
+    let clip = clips[0].clip;
+    let poser = ClipPoser::new(clip, &entry.skeleton, None);
+    let locals = poser.locals(clip.stop, &PoseOptions::default());
+    let world = poser.world(&locals);
+    let k = skew_fixture::stretch(f64::from(clip.length()));
+    let mut closed_forms = 0;
+    for (j, joint) in entry.skeleton.joints.iter().enumerate() {
+        // The loader gives target ids to the nodes below the animation's root.
+        let Some(&entity) = loaded.targets.get(&loaded.target_of(j)) else {
+            continue;
+        };
+        let bevy = loaded
+            .app
+            .world()
+            .get::<bevy::transform::components::GlobalTransform>(entity)
+            .expect("a GlobalTransform")
+            .translation()
+            .to_array();
+        let want = space::point(world[j].t);
+        assert!(
+            distance(&bevy, &want) < 1e-5,
+            "{}: Bevy {bevy:?}, pose {want:?}",
+            joint.path
+        );
+        let closed = match joint.path.as_str() {
+            skew_fixture::TIP => Some(skew_fixture::tip(k)),
+            skew_fixture::BLADE => Some(skew_fixture::blade(k)),
+            _ => None,
+        };
+        if let Some(c) = closed {
+            let c = space::point(c.map(|v| v as f32));
+            assert!(
+                distance(&bevy, &c) < 1e-5,
+                "{}: Bevy {bevy:?}, closed form {c:?}",
+                joint.path
+            );
+            closed_forms += 1;
+        }
+    }
+    assert_eq!(closed_forms, 2);
 }

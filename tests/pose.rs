@@ -2,6 +2,8 @@
 //! rig's avatar) and generic ones (tracks over the rest pose), in Unity space.
 
 mod common;
+#[path = "support/skew_fixture.rs"]
+mod skew_fixture;
 
 use std::path::PathBuf;
 
@@ -88,7 +90,11 @@ fn a_humanoid_clip_poses_every_joint_with_human_bone_names() {
     for j in joints {
         let mut keys: Vec<&str> = j.as_object().unwrap().keys().map(String::as_str).collect();
         keys.sort_unstable();
-        assert_eq!(keys, ["human", "local", "path", "world"]);
+        assert_eq!(keys, ["human", "local", "path", "path_hash", "world"]);
+        assert_eq!(
+            j["path_hash"].as_u64(),
+            Some(u64::from(path_hash(j["path"].as_str().unwrap())))
+        );
         for key in ["local", "world"] {
             let rows = rows(j, key);
             assert_eq!(rows.len(), 3);
@@ -270,4 +276,98 @@ fn rigs_are_chosen_by_name_and_a_rig_without_an_avatar_says_so() {
     let (code, _, err) = pose(&[copy, emotes], &["--clip", "Dab", "--rig", "nobody"]);
     assert_eq!(code, 2);
     assert!(err.contains("rigs there: quinn"), "{err}");
+}
+
+/// `pose --json` on the squash-and-stretch sword: world positions are the products of the
+/// full TRS matrices (a stretched parent skews its turned child), world scales Unity's
+/// `lossyScale`, world rotations the product of the local ones.
+#[test]
+fn world_positions_are_unitys_matrix_products_under_a_stretched_parent() {
+    let dir = std::env::temp_dir().join(format!("clipscope-pose-skew-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sword.bundle");
+    std::fs::write(&file, skew_fixture::bundle()).unwrap();
+    let (code, v, err) = pose(
+        &[file],
+        &[
+            "--clip",
+            skew_fixture::CLIP,
+            "--times",
+            "0,0.5,1",
+            "--wrap",
+            "clamp",
+        ],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(v["rig"], skew_fixture::RIG);
+    let joints = v["joints"].as_array().unwrap();
+    let joint = |path: &str| joints.iter().find(|j| j["path"] == path).unwrap();
+    let (tip, blade) = (
+        rows(joint(skew_fixture::TIP), "world"),
+        rows(joint(skew_fixture::BLADE), "world"),
+    );
+    let close = |a: &[f64], b: [f64; 3]| a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-5);
+    for (i, t) in [0.0, 0.5, 1.0].into_iter().enumerate() {
+        let k = skew_fixture::stretch(t);
+        assert!(
+            close(&tip[i][0..3], skew_fixture::tip(k)),
+            "tip at {t}: {:?}",
+            tip[i]
+        );
+        assert!(
+            close(&blade[i][0..3], skew_fixture::blade(k)),
+            "blade at {t}: {:?}",
+            blade[i]
+        );
+        assert!(
+            close(&blade[i][7..10], skew_fixture::blade_lossy_scale(k)),
+            "blade scale at {t}: {:?}",
+            blade[i]
+        );
+        // Rotation: Arm's 90° about Y, then the Blade's 45° about Z.
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let (s8, c8) = (
+            std::f64::consts::FRAC_PI_8.sin(),
+            std::f64::consts::FRAC_PI_8.cos(),
+        );
+        let q = qmul([0.0, h, 0.0, h], [0.0, 0.0, s8, c8]);
+        let dot: f64 = (0..4).map(|c| q[c] * blade[i][3 + c]).sum();
+        assert!(
+            (dot.abs() - 1.0).abs() < 1e-6,
+            "blade rotation at {t}: {:?}",
+            blade[i]
+        );
+    }
+    // Stretched, the Tip is off where triples would put it (y = 1 + k·√½).
+    assert!((tip[2][1] - (1.0 + 3.0 * std::f64::consts::FRAC_1_SQRT_2)).abs() > 1.0);
+}
+
+/// Joints standing in for a clip's paths (no rig in the files) carry their path hash, and
+/// those whose path is unknown are listed as `export` names them: `#xxxxxxxx`.
+#[test]
+fn stand_in_joints_carry_their_path_hash_and_exports_names() {
+    let Some(emotes) = data("binary/wetboys_plateupemotesapi/moisture_animationreplacements")
+    else {
+        return;
+    };
+    // Dab's blend shape bindings name meshes at paths no file here spells out.
+    let (code, v, err) = pose(&[emotes], &["--clip", "Dab", "--times", "0"]);
+    assert_eq!(code, 0, "{err}");
+    let joints = v["joints"].as_array().unwrap();
+    assert!(joints.len() > 1, "{v}");
+    let mut hashes = std::collections::HashSet::new();
+    let mut unknown = 0;
+    for (j, joint) in joints.iter().enumerate() {
+        let path = joint["path"].as_str().unwrap();
+        let hash = joint["path_hash"].as_u64().unwrap() as u32;
+        assert!(hashes.insert(hash), "hash {hash:08x} twice");
+        if j > 0 && path.starts_with('#') {
+            assert_eq!(path, format!("#{hash:08x}"));
+            unknown += 1;
+        } else {
+            assert_eq!(hash, path_hash(path), "{path}");
+        }
+    }
+    assert!(unknown > 0, "{v}");
 }

@@ -176,7 +176,7 @@ fn blend(blender: &mut PoseBlender<'_>, layers: &[LayerOutput]) -> Vec<JointLoca
     blender.blend(layers).to_vec()
 }
 
-/// `json::frames` with each frame's `"joints"`: `{"path", "human", "local", "world"}`, the
+/// `json::frames` with each frame's `"joints"`: `{"path", "path_hash", "human", "local", "world"}`, the
 /// rows as `pose` prints them (translation, rotation, scale).
 fn frames_json(frames: &[Frame], poses: &[Vec<JointLocal>], rig: &RigEntry) -> Value {
     let mut out = json::frames(frames);
@@ -193,6 +193,7 @@ fn frames_json(frames: &[Frame], poses: &[Vec<JointLocal>], rig: &RigEntry) -> V
             .map(|(j, joint)| {
                 json!({
                     "path": joint.path,
+                    "path_hash": joint.path_hash,
                     "human": rig.humanoid.as_deref().and_then(|h| h.joint_bone(j)).map(|b| b.name()),
                     "local": locals.get(j).map(to_row).map(finite),
                     "world": worlds.get(j).map(to_row).map(finite),

@@ -31,10 +31,19 @@ pub struct ExportArgs {
     /// use linear there).
     #[arg(long, default_value = "linear", value_parser = ["linear", "exact"])]
     mode: String,
-    /// Sampling rate of linear channels (default: each clip's own sample rate). Source key
-    /// times are always sampled too.
+    /// Least sampling rate of linear channels (default: each clip's own sample rate).
+    /// Source key times are always sampled too, and samples are added where the path
+    /// between two leaves the tolerance (down to 1 ms apart).
     #[arg(long)]
     fps: Option<f32>,
+    /// Rotation tolerance of the written path in radians, under slerp (glTF, Bevy,
+    /// three.js) and Blender's per-component interpolation alike.
+    #[arg(long, default_value_t = 1e-3)]
+    tolerance_rad: f32,
+    /// Translation tolerance as a fraction of the rig's size (the largest extent of the
+    /// middle 90% of its joints at rest); also the tolerance of scales and blend shape weights.
+    #[arg(long, default_value_t = 1e-4)]
+    tolerance_size: f32,
     /// Leave the meshes (and materials and textures) out.
     #[arg(long)]
     no_mesh: bool,
@@ -59,6 +68,15 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     if args.fps.is_some_and(|f| !(f > 0.0 && f.is_finite())) {
         eprintln!("error: --fps must be a positive number");
         return ExitCode::from(2);
+    }
+    for (name, v) in [
+        ("--tolerance-rad", args.tolerance_rad),
+        ("--tolerance-size", args.tolerance_size),
+    ] {
+        if !(v > 0.0 && v.is_finite()) {
+            eprintln!("error: {name} must be a positive number");
+            return ExitCode::from(2);
+        }
     }
     let ws = args.inputs.open(&args.paths);
     for w in &ws.warnings {
@@ -109,6 +127,8 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             Mode::Linear
         },
         fps: args.fps,
+        tolerance_rad: args.tolerance_rad,
+        tolerance_size: args.tolerance_size,
         meshes: !args.no_mesh,
         root_motion: !args.no_root_motion,
         mirror: args.mirror,
@@ -137,7 +157,12 @@ pub fn run(args: &ExportArgs) -> ExitCode {
                 eprintln!("  {}: {} ({})", clip.name, d.binding, d.reason);
             }
         }
-        eprintln!("error: no clip could be exported: nothing in them moves the rig");
+        let skipped = clips.len().saturating_sub(report.clips.len());
+        if skipped > 0 {
+            eprintln!("error: no clip could be exported: {skipped} skipped (see the warnings)");
+        } else {
+            eprintln!("error: no clip could be exported: nothing in them moves the rig");
+        }
         return ExitCode::from(1);
     }
     if let Err(e) = std::fs::write(&args.output, &exported.glb) {

@@ -227,7 +227,8 @@ fn to_json(
                     .collect::<Vec<_>>()
             };
             json!({
-                "path": joint.path,
+                "path": target.skeleton.path_label(j),
+                "path_hash": joint.path_hash,
                 "human": target.humanoid.and_then(|h| h.joint_bone(j)).map(|b| b.name()),
                 "local": rows(|f| &f.0),
                 "world": rows(|f| &f.1),
@@ -273,10 +274,10 @@ fn print_table(clip: &ClipData, target: &Target<'_>, times: &[f64], frames: &[Fr
                 .unwrap_or_default();
             println!(
                 "  {:<40} t ({:.4}, {:.4}, {:.4})  q ({:.4}, {:.4}, {:.4}, {:.4})  s ({:.3}, {:.3}, {:.3}){human}",
-                if joint.path.is_empty() {
-                    "(root)"
+                if j == 0 && joint.path.is_empty() {
+                    "(root)".to_string()
                 } else {
-                    &joint.path
+                    target.skeleton.path_label(j)
                 },
                 r[0],
                 r[1],

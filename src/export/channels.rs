@@ -1,13 +1,15 @@
 //! A clip's glTF channels: which joints and meshes it animates, and their keys.
 //!
-//! Linear mode samples the exact pose at the clip's rate (or `--fps`), at every source key
-//! and just before it (so a value Unity holds up to a key jumps within [`HOLD`] seconds),
-//! then drops keys while the linear path stays within tolerance. A channel whose curves
+//! Linear mode samples the exact pose at the clip's rate (or `--fps`, a minimum), at every
+//! source key and just before it (so a value Unity holds up to a key jumps within [`HOLD`]
+//! seconds), refines the samples where the path between them leaves the tolerance
+//! ([`super::adaptive`]), then drops keys while the path stays within it. A channel whose curves
 //! all hold between keys is written as STEP at the key times. Exact mode writes Transform
 //! and blend shape tracks whose curves are all unweighted Hermite as CUBICSPLINE with
 //! Unity's own slopes, which reproduces them (a cubic split at another curve's key time is
 //! still the same cubic).
 
+use super::adaptive::{MARGIN, Part, Sampled, refine};
 use super::bindings::{JointTrack, is_stepped, key_times};
 use super::evaluate::{Interpolation, Keys, Path};
 use super::reduce::reduce;
@@ -17,8 +19,8 @@ use crate::curve::{Curve, CurveShape};
 /// How far before a key a held value is repeated, in seconds.
 pub const HOLD: f32 = 1e-4;
 
-/// Most samples one clip may take (a clip with a broken length would otherwise never
-/// finish).
+/// Most distinct times one clip's first sampling may take (a clip with a broken length
+/// would otherwise never finish).
 pub const MAX_SAMPLES: usize = 100_000;
 
 /// Linear or exact (cubic where Unity's curves allow).
@@ -38,20 +40,45 @@ pub struct Channel {
     pub keys: Keys,
 }
 
-/// Tolerances of key reduction.
-#[derive(Clone, Copy, Debug)]
+/// The tolerances of the written path, in the rig's units, and each joint's translation
+/// unit.
+#[derive(Clone, Debug)]
 pub struct Tolerance {
+    /// Radians.
     pub rotation: f32,
+    /// Rig units (a fraction of the rig's size).
     pub translation: f32,
+    /// Scales and weights.
     pub other: f32,
+    /// Per joint: rig units per unit of its local translation (its parent's rest scale,
+    /// largest component); 1 where unknown.
+    pub unit: Vec<f32>,
 }
 
 impl Tolerance {
-    fn of(&self, path: Path) -> f32 {
+    /// The tolerance of a channel of `path`, in the rig's units.
+    pub fn of(&self, path: Path) -> f32 {
         match path {
             Path::Rotation => self.rotation,
             Path::Translation => self.translation,
             Path::Scale | Path::Weights => self.other,
+        }
+    }
+
+    /// Rig units per unit of joint `node`'s local translation.
+    pub fn unit(&self, node: usize) -> f32 {
+        self.unit
+            .get(node)
+            .copied()
+            .filter(|u| *u > 0.0 && u.is_finite())
+            .unwrap_or(1.0)
+    }
+
+    /// The tolerance of node `node`'s channel of `path` in the channel's own units.
+    pub fn local(&self, node: usize, path: Path) -> f32 {
+        match path {
+            Path::Translation => self.translation / self.unit(node),
+            _ => self.of(path),
         }
     }
 }
@@ -76,16 +103,27 @@ fn sample_times(source: &Source<'_>, rate: f32) -> Result<Vec<f32>, ChannelError
         .map(|i| start + (i as f64 / f64::from(rate)) as f32)
         .collect();
     // Dense frames are sampled; keyed curves also just before each key (a held value or
-    // a step jumps there; where nothing jumps, reduction drops the extra sample).
-    let frames = key_times(clip, &source.bound.used_curves, true);
-    let keys = key_times(clip, &source.bound.used_curves, false);
-    if frames.len() + keys.len() > MAX_SAMPLES {
-        return Err(ChannelError::TooLong(frames.len() + keys.len()));
+    // a step jumps there; where nothing jumps, reduction drops the extra sample). Curves
+    // share their frames and key times: the limit counts distinct times (a long clip's
+    // dense block repeats each frame time once per curve).
+    let frames = distinct(key_times(clip, &source.bound.used_curves, true));
+    let keys = distinct(key_times(clip, &source.bound.used_curves, false));
+    if times.len() + frames.len() + keys.len() > MAX_SAMPLES {
+        return Err(ChannelError::TooLong(
+            times.len() + frames.len() + keys.len(),
+        ));
     }
     times.extend(frames);
     times.extend(keys.iter().map(|k| k - HOLD));
     times.push(stop);
     Ok(clean(times, start, stop))
+}
+
+/// Sorted, each time once.
+fn distinct(mut times: Vec<f32>) -> Vec<f32> {
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
 }
 
 /// Sorted, within `[start, stop]`, strictly increasing once shifted to glTF's time axis.
@@ -190,13 +228,24 @@ fn humanoid_plans(source: &Source<'_>, frames: &[Frame], out: &mut Vec<Plan>) {
     }
 }
 
-/// Every channel of the clip.
+/// A clip's written channels, and the samples they were made from.
+pub struct Built {
+    pub channels: Vec<Channel>,
+    /// Clip times of the samples linear channels were reduced from (empty when no channel
+    /// is linear).
+    pub sampled: Vec<f32>,
+    /// Some interval at the floor still left the tolerance.
+    pub unreached: bool,
+}
+
+/// Every channel of the clip. Linear channels are sampled at `rate` (a minimum) and every
+/// source key, refined adaptively ([`super::adaptive`]) and reduced.
 pub fn build(
     source: &Source<'_>,
     mode: Mode,
     rate: f32,
     tolerance: &Tolerance,
-) -> Result<Vec<Channel>, ChannelError> {
+) -> Result<Built, ChannelError> {
     let times = sample_times(source, rate)?;
     let frames: Vec<Frame> = times.iter().map(|&t| source.frame(t)).collect();
     let mut plans = plans(source);
@@ -204,40 +253,105 @@ pub fn build(
         humanoid_plans(source, &frames, &mut plans);
     }
     let start = source.clip.start;
+    let fixed: Vec<Option<Keys>> = plans
+        .iter()
+        .map(|plan| {
+            let cubic = (mode == Mode::Exact).then(|| cubic(source, plan)).flatten();
+            cubic.or_else(|| stepped(source, plan))
+        })
+        .collect();
+    let linear_plans: Vec<&Plan> = plans
+        .iter()
+        .zip(&fixed)
+        .filter(|(_, f)| f.is_none())
+        .map(|(p, _)| p)
+        .collect();
+    let parts = layout(&linear_plans, frames.first(), tolerance);
+    let row = |frame: &Frame| row_of(&linear_plans, &parts, frame);
+    let rows: Vec<Vec<f32>> = frames.iter().map(&row).collect();
+    drop(frames);
+    let sampled = if parts.is_empty() {
+        Sampled::default()
+    } else {
+        refine(&|t| row(&source.frame(t)), &parts, times, rows)
+    };
     let mut out = Vec::with_capacity(plans.len());
-    for plan in &plans {
-        let cubic = (mode == Mode::Exact).then(|| cubic(source, plan)).flatten();
-        let keys = cubic
-            .or_else(|| stepped(source, plan))
-            .unwrap_or_else(|| linear(plan, &times, &frames, start, tolerance.of(plan.path)));
+    let mut linear_parts = linear_plans.iter().zip(&parts);
+    for (plan, keys) in plans.iter().zip(fixed) {
+        let keys = match keys {
+            Some(k) => k,
+            None => match linear_parts.next() {
+                Some((_, part)) => linear(part, &sampled, start),
+                None => continue,
+            },
+        };
         out.push(Channel {
             node: plan.node,
             path: plan.path,
             keys,
         });
     }
-    Ok(out)
+    Ok(Built {
+        channels: out,
+        sampled: sampled.times,
+        unreached: sampled.unreached,
+    })
 }
 
-/// Sampled and reduced.
-fn linear(plan: &Plan, times: &[f32], frames: &[Frame], start: f32, tolerance: f32) -> Keys {
-    let mut values: Vec<f32> = Vec::new();
-    let mut width = 0;
-    let mut previous: Option<Vec<f32>> = None;
-    for f in frames {
-        let mut v = value_of(plan, f);
-        if plan.path == Path::Rotation
-            && let Some(p) = &previous
-            && p.iter().zip(&v).map(|(a, b)| a * b).sum::<f32>() < 0.0
-        {
-            v.iter_mut().for_each(|c| *c = -*c);
-        }
-        width = v.len();
-        values.extend_from_slice(&v);
-        previous = Some(v);
+/// Where each linear plan's values sit in a sampled row, and its tolerance there (its
+/// width from the first frame).
+fn layout(plans: &[&Plan], first: Option<&Frame>, tolerance: &Tolerance) -> Vec<Part> {
+    let mut offset = 0;
+    plans
+        .iter()
+        .map(|plan| {
+            let width = match plan.path {
+                Path::Weights => first.map_or(0, |f| value_of(plan, f).len()),
+                _ => plan.path_width(),
+            };
+            let part = Part {
+                path: plan.path,
+                offset,
+                width,
+                tolerance: MARGIN * tolerance.local(plan.node, plan.path),
+            };
+            offset += width;
+            part
+        })
+        .collect()
+}
+
+/// Every linear plan's value in a frame, side by side (missing values read 0).
+fn row_of(plans: &[&Plan], parts: &[Part], frame: &Frame) -> Vec<f32> {
+    let mut row = Vec::with_capacity(parts.last().map_or(0, |p| p.offset + p.width));
+    for (plan, part) in plans.iter().zip(parts) {
+        let v = value_of(plan, frame);
+        row.extend((0..part.width).map(|i| v.get(i).copied().unwrap_or(0.0)));
     }
-    let shifted: Vec<f32> = times.iter().map(|t| t - start).collect();
-    if width == 0 {
+    row
+}
+
+/// Sampled and reduced: rotations kept on one hemisphere from sample to sample.
+fn linear(part: &Part, sampled: &Sampled, start: f32) -> Keys {
+    let width = part.width;
+    let mut values = sampled.column(part);
+    if part.path == Path::Rotation && width == 4 {
+        for k in 1..values.len() / 4 {
+            let (before, now) = values.split_at_mut(k * 4);
+            let previous = &before[(k - 1) * 4..];
+            if previous
+                .iter()
+                .zip(&now[..4])
+                .map(|(a, b)| a * b)
+                .sum::<f32>()
+                < 0.0
+            {
+                now[..4].iter_mut().for_each(|c| *c = -*c);
+            }
+        }
+    }
+    let shifted: Vec<f32> = sampled.times.iter().map(|t| t - start).collect();
+    if width == 0 || shifted.is_empty() {
         return Keys {
             interpolation: Interpolation::Linear,
             times: Vec::new(),
@@ -245,7 +359,7 @@ fn linear(plan: &Plan, times: &[f32], frames: &[Frame], start: f32, tolerance: f
             width: 0,
         };
     }
-    let kept = reduce(plan.path, &shifted, &values, width, tolerance);
+    let kept = reduce(part.path, &shifted, &values, width, part.tolerance);
     Keys {
         interpolation: Interpolation::Linear,
         times: kept.iter().map(|&k| shifted[k]).collect(),

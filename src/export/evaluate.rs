@@ -49,6 +49,17 @@ impl Keys {
     /// The sampler's output at time `t` (clamped to the first and last key), for a channel
     /// of `path`.
     pub fn evaluate(&self, path: Path, t: f32) -> Vec<f32> {
+        self.evaluate_as(path, t, false)
+    }
+
+    /// As Blender plays the channel: its importer writes a linear rotation channel as four
+    /// per-component linear curves, so between keys the rotation is [`nlerp`] (no shorter
+    /// arc taken). Other channels and interpolations as [`Keys::evaluate`].
+    pub fn evaluate_blender(&self, path: Path, t: f32) -> Vec<f32> {
+        self.evaluate_as(path, t, true)
+    }
+
+    fn evaluate_as(&self, path: Path, t: f32, blender: bool) -> Vec<f32> {
         let n = self.times.len();
         if n == 0 {
             return vec![0.0; self.width];
@@ -70,7 +81,11 @@ impl Keys {
             Interpolation::Linear if rotation => {
                 let a: [f32; 4] = self.value(k).try_into().unwrap_or([0.0, 0.0, 0.0, 1.0]);
                 let b: [f32; 4] = self.value(k + 1).try_into().unwrap_or(a);
-                slerp(a, b, s).to_vec()
+                if blender {
+                    nlerp(a, b, s).to_vec()
+                } else {
+                    slerp(a, b, s).to_vec()
+                }
             }
             Interpolation::Linear => {
                 let (a, b) = (self.value(k), self.value(k + 1));
@@ -122,29 +137,41 @@ pub fn slerp(a: [f32; 4], b: [f32; 4], s: f32) -> [f32; 4] {
     std::array::from_fn(|i| wa * a[i] + wb * b[i])
 }
 
+/// The normalised per-component lerp of two quaternions as given (no shorter arc taken):
+/// the rotation Blender's four linear quaternion curves give between two keys.
+pub fn nlerp(a: [f32; 4], b: [f32; 4], s: f32) -> [f32; 4] {
+    let v: [f32; 4] = std::array::from_fn(|i| a[i] + (b[i] - a[i]) * s);
+    let len = v.iter().map(|c| c * c).sum::<f32>().sqrt();
+    if len > 0.0 && len.is_finite() {
+        v.map(|c| c / len)
+    } else {
+        a
+    }
+}
+
 /// The angle (radians) between two rotations given as quaternions of any length:
 /// `4·atan2(|a − b|, |a + b|)` for unit `a`, `b` on one hemisphere, which (unlike `acos` of
 /// the dot product) keeps its precision near 0.
 pub fn angle_between(a: &[f32], b: &[f32]) -> f32 {
-    let unit = |q: &[f32]| -> Option<Vec<f64>> {
-        let len = q.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt();
-        (len > 0.0 && len.is_finite()).then(|| q.iter().map(|&c| f64::from(c) / len).collect())
-    };
-    let (Some(a), Some(b)) = (unit(a), unit(b)) else {
+    let len = |q: &[f32]| q.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>().sqrt();
+    let (la, lb) = (len(a), len(b));
+    let usable = |l: f64| l > 0.0 && l.is_finite();
+    if !(usable(la) && usable(lb)) {
         return if a == b { 0.0 } else { std::f32::consts::PI };
-    };
-    let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    let norm = |f: &dyn Fn(f64, f64) -> f64| {
+    }
+    let pairs = || {
         a.iter()
-            .zip(&b)
-            .map(|(x, y)| f(*x, sign * y).powi(2))
-            .sum::<f64>()
-            .sqrt()
+            .zip(b)
+            .map(move |(&x, &y)| (f64::from(x) / la, f64::from(y) / lb))
     };
-    let minus = norm(&|x, y| x - y);
-    let plus = norm(&|x, y| x + y);
-    (4.0 * minus.atan2(plus)) as f32
+    let dot: f64 = pairs().map(|(x, y)| x * y).sum();
+    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
+    let (mut minus, mut plus) = (0.0f64, 0.0f64);
+    for (x, y) in pairs() {
+        minus += (x - sign * y).powi(2);
+        plus += (x + sign * y).powi(2);
+    }
+    (4.0 * minus.sqrt().atan2(plus.sqrt())) as f32
 }
 
 /// The largest per-component difference.
@@ -202,6 +229,36 @@ mod tests {
             let got = k.evaluate(Path::Weights, t)[0];
             assert!((got - v(t)).abs() < 1e-5, "{t}: {got}");
         }
+    }
+
+    #[test]
+    fn nlerp_meets_slerp_at_the_ends_and_halfway_and_lags_between() {
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        let (a, b) = ([0.0, 0.0, 0.0, 1.0], [0.0, h, 0.0, h]);
+        for s in [0.0, 0.5, 1.0] {
+            assert!(angle_between(&nlerp(a, b, s), &slerp(a, b, s)) < 1e-6);
+        }
+        // At a quarter of a 90° turn nlerp is at atan(s·sin φ / (1 − s + s·cos φ))·2.
+        let s = 0.25f32;
+        let phi = std::f32::consts::FRAC_PI_4;
+        let want = 2.0 * (s * phi.sin()).atan2(1.0 - s + s * phi.cos());
+        let got = angle_between(&nlerp(a, b, s), &a);
+        assert!((got - want).abs() < 1e-5, "{got} {want}");
+        assert!((got - 0.25 * std::f32::consts::FRAC_PI_2).abs() > 1e-3);
+        // The long way round when the keys lie on opposite hemispheres.
+        let k = Keys {
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 1.0],
+            values: [a, b.map(|c| -c)].concat(),
+            width: 4,
+        };
+        let slerped = angle_between(&k.evaluate(Path::Rotation, 0.5), &a);
+        let nlerped = angle_between(&k.evaluate_blender(Path::Rotation, 0.5), &a);
+        assert!(
+            (slerped - std::f32::consts::FRAC_PI_4).abs() < 1e-5,
+            "{slerped}"
+        );
+        assert!(nlerped > 2.0, "{nlerped}");
     }
 
     #[test]

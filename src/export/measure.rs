@@ -1,11 +1,12 @@
-//! The fidelity of written channels, measured: each channel evaluated by glTF's rules on a
-//! dense grid (four samples per frame, every source key time and the stop) against
+//! The fidelity of written channels, measured: each channel evaluated by glTF's rules (and
+//! linear rotations also as Blender plays them) on a dense grid (the midpoints between the
+//! samples, every source key time and the stop) against
 //! clipscope's exact evaluation of the same joint or mesh. Joints the clip moves but no
 //! channel carries count too (a loader leaves them at rest).
 
 use super::bindings::key_times;
-use super::channels::Channel;
-use super::evaluate::{Path, angle_between, distance, max_abs_diff};
+use super::channels::{Built, Channel, HOLD, Tolerance};
+use super::evaluate::{Interpolation, Path, angle_between, distance, max_abs_diff};
 use super::source::{Frame, Source};
 
 /// The largest errors of one clip, by kind, and where the worst (relative to its
@@ -39,25 +40,36 @@ impl Errors {
     }
 }
 
-/// Grid samples per frame of the source (or of the export rate, when higher): the
-/// midpoints of the linear samples are on it, where their error peaks.
+/// Grid samples per frame of the source (or of the export rate, when higher), when no
+/// channel was sampled.
 pub const PER_FRAME: f64 = 4.0;
 
-/// The grid: [`PER_FRAME`] samples per frame of the clip's rate or `rate` (the higher),
-/// every key time of the used curves, the stop.
-pub fn grid(source: &Source<'_>, rate: f32) -> Vec<f32> {
+/// The grid: the midpoints between neighbouring samples of the linear channels (where
+/// their error peaks, and where nothing was checked; not within a hold before a key), else [`PER_FRAME`] samples per frame
+/// of the clip's rate or `rate` (the higher); and every key time of the used curves, the
+/// stop.
+pub fn grid(source: &Source<'_>, rate: f32, sampled: &[f32]) -> Vec<f32> {
     let clip = source.clip;
     let (start, stop) = (clip.start, clip.stop.max(clip.start));
-    let own = if clip.sample_rate > 0.0 && clip.sample_rate.is_finite() {
-        clip.sample_rate
+    let mut times: Vec<f32> = if sampled.len() >= 2 {
+        // Not inside the hold before a key, where the value jumps by design.
+        sampled
+            .windows(2)
+            .filter(|w| w[1] - w[0] > 2.0 * HOLD)
+            .map(|w| w[0] + (w[1] - w[0]) / 2.0)
+            .collect()
     } else {
-        30.0
+        let own = if clip.sample_rate > 0.0 && clip.sample_rate.is_finite() {
+            clip.sample_rate
+        } else {
+            30.0
+        };
+        let rate = f64::from(own.max(rate).min(1000.0)) * PER_FRAME;
+        let n = (f64::from(stop - start) * rate)
+            .ceil()
+            .min(super::channels::MAX_SAMPLES as f64) as usize;
+        (0..=n).map(|i| start + (i as f64 / rate) as f32).collect()
     };
-    let rate = f64::from(own.max(rate).min(1000.0)) * PER_FRAME;
-    let n = (f64::from(stop - start) * rate)
-        .ceil()
-        .min(super::channels::MAX_SAMPLES as f64) as usize;
-    let mut times: Vec<f32> = (0..=n).map(|i| start + (i as f64 / rate) as f32).collect();
     times.extend(key_times(clip, &source.bound.used_curves, true));
     times.push(stop);
     times.retain(|t| t.is_finite() && *t >= start && *t <= stop);
@@ -66,14 +78,11 @@ pub fn grid(source: &Source<'_>, rate: f32) -> Vec<f32> {
     times
 }
 
-/// The error of `channels` (written for `source`) on the grid. `tolerance(path)` ranks the
-/// worst.
-pub fn measure(
-    source: &Source<'_>,
-    channels: &[Channel],
-    rate: f32,
-    tolerance: impl Fn(Path) -> f32,
-) -> Errors {
+/// The error of the `built` channels (written for `source`) on the grid, in the rig's
+/// units (translations scaled by their joint's [`Tolerance::unit`]; rotations the larger
+/// of glTF's slerp and Blender's nlerp). The tolerances rank the worst.
+pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolerance) -> Errors {
+    let channels: &[Channel] = &built.channels;
     let rest = source.rest();
     let mut errors = Errors::default();
     let start = source.clip.start;
@@ -82,10 +91,13 @@ pub fn measure(
             .iter()
             .any(|c| c.node == node && c.path == path && path != Path::Weights)
     };
-    for t in grid(source, rate) {
+    let scaled = |node: usize, path: Path, e: f32| match path {
+        Path::Translation => e * tolerance.unit(node),
+        _ => e,
+    };
+    for t in grid(source, rate, &built.sampled) {
         let frame: Frame = source.frame(t);
         for c in channels {
-            let written = c.keys.evaluate(c.path, t - start);
             let exact: Vec<f32> = match c.path {
                 Path::Weights => {
                     let m = source.morphs.iter().position(|m| m.joint == c.node);
@@ -99,24 +111,32 @@ pub fn measure(
                     .map(|j| j.part(path).to_vec())
                     .unwrap_or_default(),
             };
-            errors.add(
-                c.node,
-                t,
-                c.path,
-                error(c.path, &written, &exact),
-                tolerance(c.path),
-            );
+            let mut e = error(c.path, &c.keys.evaluate(c.path, t - start), &exact);
+            if c.path == Path::Rotation && c.keys.interpolation == Interpolation::Linear {
+                let blender = c.keys.evaluate_blender(c.path, t - start);
+                e = e.max(error(c.path, &blender, &exact));
+            }
+            let e = scaled(c.node, c.path, e);
+            errors.add(c.node, t, c.path, e, tolerance.of(c.path));
         }
         for (j, (now, at_rest)) in frame.joints.iter().zip(&rest).enumerate() {
             for path in [Path::Translation, Path::Rotation, Path::Scale] {
                 if !carried(j, path) {
-                    let e = error(path, at_rest.part(path), now.part(path));
-                    errors.add(j, t, path, e, tolerance(path));
+                    let e = scaled(j, path, error(path, at_rest.part(path), now.part(path)));
+                    errors.add(j, t, path, e, tolerance.of(path));
                 }
             }
         }
     }
     errors
+}
+
+/// True when every error is within its tolerance.
+pub fn within(errors: &Errors, tolerance: &Tolerance) -> bool {
+    errors.rotation <= tolerance.rotation
+        && errors.translation <= tolerance.translation
+        && errors.scale <= tolerance.other
+        && errors.weight <= tolerance.other
 }
 
 fn error(path: Path, written: &[f32], exact: &[f32]) -> f32 {

@@ -1,6 +1,8 @@
 //! glTF 2.0 export: a rig's joints as a node tree, its meshes (skins, morph targets,
 //! base-colour materials with embedded PNG textures) and one animation per clip, written as
-//! one `.glb`, with a [`Report`] of the measured error of every clip.
+//! one `.glb`, with a [`Report`] of the measured error of every clip. Linear channels are
+//! sampled adaptively until the path every player takes (glTF's slerp and Blender's
+//! per-component nlerp) stays within the tolerance ([`ExportOptions`]).
 //!
 //! Unity's data is mirrored once, here, into glTF's right-handed space ([`space`]: X
 //! mirrored, Y up). Clips are evaluated by clipscope's own exact code (humanoid clips baked
@@ -8,6 +10,7 @@
 //! reduced), STEP or CUBICSPLINE channels, and the written channels are evaluated back by
 //! glTF's rules on a dense grid to measure the error. Nothing here depends on Bevy.
 
+mod adaptive;
 mod animation;
 mod bindings;
 mod channels;
@@ -48,8 +51,14 @@ use source::Source;
 #[derive(Clone, Copy, Debug)]
 pub struct ExportOptions {
     pub mode: Mode,
-    /// Sampling rate of linear channels; `None`: each clip's own sample rate.
+    /// Least sampling rate of linear channels (refined where the path needs it); `None`:
+    /// each clip's own sample rate.
     pub fps: Option<f32>,
+    /// Rotation tolerance of the written path, radians (default 1e-3).
+    pub tolerance_rad: f32,
+    /// Translation tolerance as a fraction of the rig's size, and the tolerance of scales
+    /// and weights (default 1e-4).
+    pub tolerance_size: f32,
     /// Write the rig's meshes.
     pub meshes: bool,
     /// Humanoid clips move and turn the body (off: it stays over the origin).
@@ -63,6 +72,8 @@ impl Default for ExportOptions {
         ExportOptions {
             mode: Mode::Linear,
             fps: None,
+            tolerance_rad: 1e-3,
+            tolerance_size: 1e-4,
             meshes: true,
             root_motion: true,
             mirror: crate::clip::MirrorMode::Clip,
@@ -180,15 +191,44 @@ pub fn clips_from_playing_on<'a>(
         .collect()
 }
 
-/// The rig's height at rest (for the translation tolerance); 1 when it has none.
-fn rig_height(skeleton: &Skeleton) -> f32 {
+/// The rig's size (what the translation tolerance is a fraction of): the largest extent,
+/// along X, Y or Z, of the middle 90% of its joints at rest (sockets parked far away do not
+/// count; a gun held sideways is as long as it is), composed as Unity does; 1 when that is
+/// under 1e-3.
+pub fn rig_size(skeleton: &Skeleton) -> f32 {
     let locals: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
     let world = crate::pose::world(skeleton, &locals);
-    let ys = world.iter().map(|w| w.t[1]).filter(|y| y.is_finite());
-    let (lo, hi) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
-        (l.min(y), h.max(y))
-    });
-    if hi - lo > 1e-3 { hi - lo } else { 1.0 }
+    let extent = |axis: usize| {
+        let mut v: Vec<f32> = world
+            .iter()
+            .map(|w| w.t[axis])
+            .filter(|c| c.is_finite())
+            .collect();
+        v.sort_by(f32::total_cmp);
+        let n = v.len();
+        let cut = n / 20;
+        if n == 0 { 0.0 } else { v[n - 1 - cut] - v[cut] }
+    };
+    let size = (0..3).map(extent).fold(0.0, f32::max);
+    if size > 1e-3 { size } else { 1.0 }
+}
+
+/// Per joint, rig units per unit of its local translation: the largest component of its
+/// parent's rest `lossyScale` (1 for the root and where it is not finite).
+fn translation_units(skeleton: &Skeleton) -> Vec<f32> {
+    let locals: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
+    let world = crate::pose::world(skeleton, &locals);
+    skeleton
+        .joints
+        .iter()
+        .map(|j| {
+            j.parent
+                .and_then(|p| world.get(p))
+                .map(|w| w.s.iter().map(|c| c.abs()).fold(0.0, f32::max))
+                .filter(|u| *u > 0.0 && u.is_finite())
+                .unwrap_or(1.0)
+        })
+        .collect()
 }
 
 /// Exports `rig` with `clips` from `ws`. A clip that cannot be exported is skipped with a
@@ -224,12 +264,17 @@ pub fn export(
         mesh::Meshes::default()
     };
     report.meshes = meshes.reports;
-    let height = rig_height(skeleton);
+    let size = rig_size(skeleton);
     let tolerance = Tolerance {
-        rotation: 1e-4,
-        translation: 1e-4 * height,
-        other: 1e-4,
+        rotation: options.tolerance_rad,
+        translation: options.tolerance_size * size,
+        other: options.tolerance_size,
+        unit: translation_units(skeleton),
     };
+    report.rig_size = size;
+    report.tolerance_rad = tolerance.rotation;
+    report.tolerance_translation = tolerance.translation;
+    report.tolerance_other = tolerance.other;
     let mut names: HashSet<String> = HashSet::new();
     for c in clips {
         match export_clip(
@@ -241,7 +286,16 @@ pub fn export(
             &meshes.morphs,
             &mut names,
         ) {
-            Ok(Some(clip_report)) => report.clips.push(clip_report),
+            Ok(Some(clip_report)) => {
+                if !clip_report.within_tolerance {
+                    report.warnings.push(format!(
+                        "clip {}: {}",
+                        clip_report.name,
+                        clip_report.tolerance_note()
+                    ));
+                }
+                report.clips.push(clip_report)
+            }
             Ok(None) => {
                 report.warnings.push(format!(
                     "clip {}: nothing in it moves this rig; no animation written",
@@ -313,27 +367,22 @@ fn export_clip(
         .filter(|r| *r > 0.0 && r.is_finite())
         .unwrap_or(30.0)
         .min(1000.0);
-    let channels = channels::build(&source, options.mode, rate, tolerance)?;
-    if channels.iter().all(|c| c.keys.times.is_empty()) {
+    let built = channels::build(&source, options.mode, rate, tolerance)?;
+    if built.channels.iter().all(|c| c.keys.times.is_empty()) {
         return Ok(None);
     }
-    let errors = measure::measure(&source, &channels, rate, |p| tolerance_of(tolerance, p));
+    let errors = measure::measure(&source, &built, rate, tolerance);
+    let within = measure::within(&errors, tolerance);
+    let channels = built.channels;
     let name = unique(names, &clip.name);
     let info = json!({
         "unity_clip": clip.name, "unity_path_id": c.at.path_id,
         "start": clip.start, "stop": clip.stop, "wrap": clip.wrap_mode().name(),
     });
     animation::add_animation(doc, &name, &info, &channels);
-    let joint_path = |j: usize| {
-        skeleton
-            .joints
-            .get(j)
-            .map(|joint| match (joint.path.as_str(), j) {
-                ("", 0) => "(root)".to_string(),
-                ("", _) => format!("#{:08x}", joint.path_hash),
-                (p, _) => p.to_string(),
-            })
-            .unwrap_or_default()
+    let joint_path = |j: usize| match skeleton.path_label(j) {
+        label if label.is_empty() && j == 0 => "(root)".to_string(),
+        label => label,
     };
     Ok(Some(ClipReport {
         name,
@@ -344,6 +393,8 @@ fn export_clip(
         max_translation_error: errors.translation,
         max_scale_error: errors.scale,
         max_weight_error: errors.weight,
+        within_tolerance: within,
+        floor_reached: built.unreached,
         worst: errors.worst.map(|(j, time, path)| Worst {
             joint: joint_path(j),
             time,
@@ -351,14 +402,6 @@ fn export_clip(
         }),
         dropped: bound.dropped.clone(),
     }))
-}
-
-fn tolerance_of(t: &Tolerance, path: Path) -> f32 {
-    match path {
-        Path::Rotation => t.rotation,
-        Path::Translation => t.translation,
-        Path::Scale | Path::Weights => t.other,
-    }
 }
 
 /// Keys (or frames) of the curves the channels carry.

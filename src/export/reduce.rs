@@ -1,29 +1,18 @@
-//! Key reduction for linear channels: keys are dropped while the linear path (slerp for
-//! rotations) between the kept keys stays within a tolerance of every dropped sample.
+//! Key reduction for linear channels: keys are dropped while the linear path between the
+//! kept keys (for rotations both slerp and Blender's per-component nlerp) stays within a
+//! tolerance of every dropped sample.
 
-use super::evaluate::{Path, angle_between, distance, max_abs_diff, slerp};
+use super::adaptive::path_error;
+use super::evaluate::Path;
 
 /// Longest run of samples one kept segment may span (bounds the cost of a check to this
 /// many evaluations; a longer still run just keeps one more key).
 const MAX_SPAN: usize = 512;
 
-/// The error of `sample` against the path's interpolation of `a` and `b` at fraction `s`.
+/// The error of `sample` against the path's interpolation of `a` and `b` at fraction `s`
+/// (rotations: slerp and Blender's nlerp, the keys as written).
 fn error(path: Path, a: &[f32], b: &[f32], s: f32, sample: &[f32]) -> f32 {
-    match path {
-        Path::Rotation => {
-            let qa: [f32; 4] = a.try_into().unwrap_or([0.0, 0.0, 0.0, 1.0]);
-            let qb: [f32; 4] = b.try_into().unwrap_or(qa);
-            angle_between(&slerp(qa, qb, s), sample)
-        }
-        Path::Translation => {
-            let v: Vec<f32> = a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect();
-            distance(&v, sample)
-        }
-        Path::Scale | Path::Weights => {
-            let v: Vec<f32> = a.iter().zip(b).map(|(x, y)| x + (y - x) * s).collect();
-            max_abs_diff(&v, sample)
-        }
-    }
+    path_error(path, a, b, s, sample, false)
 }
 
 /// True when every sample strictly between `a` and `b` lies within `tolerance` of the
@@ -45,7 +34,10 @@ fn spans(
     })
 }
 
-/// The indices of the samples to keep (always the first and the last).
+/// The indices of the samples to keep (always the first and the last). From each kept
+/// key the next is the farthest sample found (doubling the span, then halving back) such
+/// that the path to it passes within `tolerance` of every sample between: greedy, and
+/// `O(n log n)` checks where re-checking every longer span would be quadratic.
 pub fn reduce(
     path: Path,
     times: &[f32],
@@ -57,20 +49,37 @@ pub fn reduce(
     if n <= 2 {
         return (0..n).collect();
     }
+    let ok = |a: usize, b: usize| spans(path, times, values, width, a, b, tolerance);
     let mut keep = vec![0];
     let mut a = 0;
-    let mut b = 1;
-    while b < n - 1 {
-        let next = b + 1;
-        if next - a <= MAX_SPAN && spans(path, times, values, width, a, next, tolerance) {
-            b = next;
-        } else {
-            keep.push(b);
-            a = b;
-            b = a + 1;
+    while a < n - 1 {
+        let last = (n - 1).min(a + MAX_SPAN);
+        // The longest doubling span that holds, and the first that does not.
+        let (mut good, mut bad) = (a + 1, None);
+        let mut step = 2;
+        while good < last {
+            let next = (a + step).min(last);
+            if ok(a, next) {
+                good = next;
+                step *= 2;
+            } else {
+                bad = Some(next);
+                break;
+            }
         }
+        if let Some(mut bad) = bad {
+            while bad - good > 1 {
+                let mid = good + (bad - good) / 2;
+                if ok(a, mid) {
+                    good = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+        }
+        keep.push(good);
+        a = good;
     }
-    keep.push(n - 1);
     keep
 }
 

@@ -14,6 +14,14 @@ pub struct Report {
     pub rig: String,
     /// `linear` or `exact`.
     pub mode: String,
+    /// The rig's size: the largest extent (X, Y or Z) of the middle 90% of its joints at
+    /// rest.
+    pub rig_size: f32,
+    /// The tolerances the path was sampled to: rotation in radians, translation in the
+    /// rig's units (a fraction of `rig_size`), scale and weights.
+    pub tolerance_rad: f32,
+    pub tolerance_translation: f32,
+    pub tolerance_other: f32,
     pub clips: Vec<ClipReport>,
     pub meshes: Vec<MeshReport>,
     pub warnings: Vec<String>,
@@ -36,6 +44,12 @@ pub struct ClipReport {
     pub max_translation_error: f32,
     pub max_scale_error: f32,
     pub max_weight_error: f32,
+    /// Every measured error is within its tolerance.
+    pub within_tolerance: bool,
+    /// Some interval at the sampling floor (1 ms) still left the share of the tolerance
+    /// sampling keeps to (half of it): the clip changes faster than keys a millisecond apart
+    /// can follow there (a jump, or a spin). The measured errors say whether that matters.
+    pub floor_reached: bool,
     /// Where the largest error relative to its tolerance was.
     pub worst: Option<Worst>,
     /// Bindings glTF cannot carry, left out.
@@ -65,6 +79,21 @@ pub struct MeshReport {
 }
 
 impl ClipReport {
+    /// Why a clip is not within its tolerance, for the console.
+    pub fn tolerance_note(&self) -> String {
+        let why = if self.floor_reached {
+            "it changes faster than keys 1 ms apart can follow"
+        } else {
+            "between the checked points"
+        };
+        let at = self
+            .worst
+            .as_ref()
+            .map(|w| format!(" (worst: {} {} at {:.4} s)", w.joint, w.what, w.time))
+            .unwrap_or_default();
+        format!("cannot reach the tolerance: {why}{at}")
+    }
+
     /// The one line the command prints for a clip.
     pub fn summary(&self) -> String {
         let mut line = format!(

@@ -122,14 +122,17 @@ impl HumanoidRig {
         let frame = body::body_frame(pose.root_t, pose.root_q, self.scale, options.root_motion);
         let (t, q) = body::solve_hips(frame.t, frame.q, self.body_q_tpose, com, q_p);
         let tpose = self.nodes.get(self.hips).map_or(Trs::IDENTITY, |n| n.tpose);
-        let world = Trs {
-            t,
-            q,
-            s: self.hips_parent.s.scale(tpose.s),
-        };
+        // Under the parent's full matrix, as Unity sets a Transform's world position and
+        // rotation (a singular parent keeps the Hips' T-pose position).
+        let parent = &self.hips_parent_world;
+        let local_t = parent
+            .inverse_point([t.x, t.y, t.z])
+            .map_or(tpose.t, |[x, y, z]| V3::new(x, y, z));
+        let [x, y, z, w] = parent.local_rotation([q.x, q.y, q.z, q.w]);
         Trs {
+            t: local_t,
+            q: Q::new(x, y, z, w),
             s: tpose.s,
-            ..self.hips_parent.local_of(&world)
         }
     }
 

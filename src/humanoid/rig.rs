@@ -8,6 +8,7 @@ use super::muscles::{BoneAxes, bone_muscles};
 use super::twist::{self, TwistPair};
 use crate::avatar::{AvatarData, HumanBone};
 use crate::rig::{Joint, Skeleton};
+use crate::world::World;
 
 /// Most human-skeleton nodes a rig may have (Unity's have about 60: the root, up to 55
 /// bones and the nodes between them). Posing keeps per-node scratch on the stack.
@@ -122,6 +123,9 @@ pub struct HumanoidRig {
     /// World transform of the Hips' parent joint in the rig's rest pose (the joints above
     /// the Hips keep their own transforms).
     pub(super) hips_parent: Trs,
+    /// The same as Unity composes it (its `localToWorldMatrix`): the Hips are placed
+    /// through its inverse.
+    pub(super) hips_parent_world: World,
     /// Human nodes below the Hips (the Hips included).
     pub(super) below_hips: Vec<bool>,
     pub(super) parts: Vec<Part>,
@@ -185,13 +189,15 @@ impl HumanoidRig {
                 .unwrap_or_default()
                 .to_string(),
         })?;
-        let hips_parent = skeleton.joints[hips_joint]
+        let hips_parent_world = skeleton.joints[hips_joint]
             .parent
-            .map_or(Trs::IDENTITY, |p| rest_world(skeleton, p));
+            .map_or(World::IDENTITY, |p| rest_world(skeleton, p));
+        let hips_parent = trs_of(&hips_parent_world);
         let below_hips = below(&nodes, hips);
         let mut rig = HumanoidRig {
             hips,
             hips_parent,
+            hips_parent_world,
             below_hips,
             parts: body::mass_parts(avatar),
             orientation,
@@ -370,22 +376,30 @@ fn below(nodes: &[HumanNode], hips: usize) -> Vec<bool> {
 }
 
 /// World transform of `joint` in the rig's rest pose, the root at identity (as
-/// [`HumanoidRig::world`] places joints).
-fn rest_world(skeleton: &Skeleton, joint: usize) -> Trs {
-    let mut chain = Vec::new();
-    let mut at = joint;
-    while let Some(j) = skeleton.joints.get(at) {
-        match j.parent {
-            Some(p) if p < at => {
-                chain.push(at);
-                at = p;
-            }
-            _ => break,
-        }
+/// [`HumanoidRig::world`] places joints), composed as Unity does ([`crate::world`]).
+fn rest_world(skeleton: &Skeleton, joint: usize) -> World {
+    let mut worlds = Vec::with_capacity(skeleton.joints.len());
+    crate::world::compose(
+        skeleton.joints.iter().map(|j| j.parent),
+        skeleton
+            .joints
+            .iter()
+            .map(|j| (j.position, j.rotation, j.scale)),
+        &mut worlds,
+    );
+    worlds.get(joint).copied().unwrap_or(World::IDENTITY)
+}
+
+/// A world transform as position, rotation and Unity's `lossyScale`.
+fn trs_of(w: &World) -> Trs {
+    let [x, y, z] = w.position();
+    let [qx, qy, qz, qw] = w.q;
+    let [sx, sy, sz] = w.lossy_scale();
+    Trs {
+        t: V3::new(x, y, z),
+        q: Q::new(qx, qy, qz, qw),
+        s: V3::new(sx, sy, sz),
     }
-    chain.iter().rev().fold(Trs::IDENTITY, |world, &j| {
-        world.then(&JointLocal::rest(&skeleton.joints[j]).to_trs())
-    })
 }
 
 /// The mapped bones other than the Hips, and each bone's place among them.
