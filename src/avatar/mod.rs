@@ -240,13 +240,42 @@ impl AvatarData {
     /// Transforms are stripped looks like. Nodes `m_TOS` does not name get an empty path
     /// and keep their hash.
     pub fn to_skeleton(&self) -> Skeleton {
+        self.skeleton_in(&self.default_pose, false)
+    }
+
+    /// A rig made from the Avatar itself, for an Avatar without its model (a text `.asset`
+    /// alone): one joint per `m_AvatarSkeleton` node, its path from `m_TOS[m_ID]`, its
+    /// parent the node whose path is its path's parent (the stored parent where the path
+    /// names none earlier), its rest transform from `m_AvatarSkeletonPose`, the pose the
+    /// Avatar was built from.
+    pub fn rest_skeleton(&self) -> Skeleton {
+        self.skeleton_in(&self.skeleton_pose, true)
+    }
+
+    fn skeleton_in(&self, pose: &[Xform], parent_by_path: bool) -> Skeleton {
+        let by_path: BTreeMap<&str, usize> = (0..self.skeleton.nodes.len())
+            .filter_map(|i| Some((self.node_path(i)?, i)))
+            .collect();
+        let path_parent = |i: usize| {
+            let path = self.node_path(i)?;
+            let parent = match path.rfind('/') {
+                Some(cut) => &path[..cut],
+                None if path.is_empty() => return None,
+                None => "",
+            };
+            by_path.get(parent).copied().filter(|&p| p < i)
+        };
         let joints = self
             .skeleton
             .nodes
             .iter()
-            .zip(&self.default_pose)
+            .zip(pose)
             .enumerate()
             .map(|(i, (node, x))| {
+                let parent = match parent_by_path {
+                    true => path_parent(i).or(node.parent),
+                    false => node.parent,
+                };
                 let path = self.node_path(i).unwrap_or_default().to_string();
                 let name = match path.rsplit('/').next() {
                     Some(n) if !n.is_empty() || i == 0 => n.to_string(),
@@ -256,7 +285,7 @@ impl AvatarData {
                     name,
                     path,
                     path_hash: node.id,
-                    parent: node.parent,
+                    parent,
                     position: x.t,
                     rotation: x.q,
                     scale: x.s,

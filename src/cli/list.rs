@@ -114,6 +114,7 @@ pub fn to_json(ws: &Workspace) -> Value {
         .collect();
     json!({
         "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,
+        "avatars": avatars_json(ws),
         "meshes": meshes_json(ws), "textures": textures_json(ws),
         "skipped_files": ws.skipped_files,
         "warnings": ws.warnings,
@@ -148,6 +149,44 @@ fn renderers_json(ws: &Workspace, rig: &RigEntry) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// The avatars as `list --json` prints them: whether each is humanoid, how many nodes and
+/// human bones it has, its human scale (`m_Scale`); `null` facts where it did not decode.
+fn avatars_json(ws: &Workspace) -> Vec<Value> {
+    ws.avatars
+        .iter()
+        .map(|a| {
+            let d = a.data.as_deref();
+            json!({
+                "name": a.name, "path_id": a.at.path_id, "file": ws.files[a.at.file].location(),
+                "decoded": d.is_some(),
+                "humanoid": d.is_some_and(|d| d.is_human()),
+                "nodes": d.map(|d| d.skeleton.nodes.len()),
+                "human_bones": d.map(|d| d.mapped_bones().count()),
+                "human_scale": d.map(|d| d.human.scale),
+            })
+        })
+        .collect()
+}
+
+fn print_avatars(ws: &Workspace) {
+    println!("Avatars ({})", ws.avatars.len());
+    for a in &ws.avatars {
+        let file = ws.files[a.at.file].location();
+        match a.data.as_deref() {
+            Some(d) => println!(
+                "  {:<24} {:>20} {:<9} {:>4} nodes {:>3} human bones  scale {:.4}  {file}",
+                a.name,
+                a.at.path_id,
+                if d.is_human() { "humanoid" } else { "generic" },
+                d.skeleton.nodes.len(),
+                d.mapped_bones().count(),
+                d.human.scale,
+            ),
+            None => println!("  {:<24} {:>20} not decoded  {file}", a.name, a.at.path_id),
+        }
+    }
 }
 
 /// The meshes as `list --json` prints them.
@@ -289,6 +328,7 @@ fn print_table(ws: &Workspace) {
             ws.files[r.at.file].location()
         );
     }
+    print_avatars(ws);
     println!("Controllers ({})", ws.controllers.len());
     for c in &ws.controllers {
         let clips: Vec<String> = c.clips.iter().map(|&r| clip_name(ws, r)).collect();

@@ -116,7 +116,8 @@ pub fn run(args: &PoseArgs) -> ExitCode {
         })
         .collect();
     if args.json {
-        let out = to_json(clip, &target, &poser, &times, &frames, &warnings);
+        let mut out = to_json(clip, &target, &poser, &times, &frames, &warnings);
+        out["goals"] = goals_json(&poser, &options, clip, &times, &frames, wrap);
         println!("{}", serde_json::to_string(&out).unwrap_or_default());
     } else {
         print_table(clip, &target, &times, &frames);
@@ -245,6 +246,43 @@ fn to_json(
 /// `--mirror`: on, off or clip.
 pub(super) fn parse_mirror(text: &str) -> Result<MirrorMode, String> {
     MirrorMode::parse(text).ok_or_else(|| format!("{text:?} is not on, off or clip"))
+}
+
+/// Per time, the clip's IK goals in the rig's space (`humanoid.md` §5) with, for each
+/// foot, the distance from the posed sole to its goal; `null` for a clip not posed from
+/// muscles. Goals the clip has no curves for are left out.
+fn goals_json(
+    poser: &ClipPoser<'_>,
+    options: &PoseOptions,
+    clip: &ClipData,
+    times: &[f64],
+    frames: &[Frame],
+    wrap: clipscope::WrapMode,
+) -> Value {
+    const NAMES: [&str; 4] = ["LeftFoot", "RightFoot", "LeftHand", "RightHand"];
+    let Some((rig, muscles)) = poser.humanoid() else {
+        return Value::Null;
+    };
+    let per_time = times.iter().zip(frames).map(|(&t, (_, world))| {
+        let mut pose = clipscope::humanoid::HumanPose::default();
+        muscles.sample(clip, wrapped_time(clip, wrap, t), &mut pose);
+        let goals = rig.goals(&pose, options);
+        let distances = rig.foot_goal_distances(&pose, options, world);
+        let mut out = serde_json::Map::new();
+        for (i, goal) in goals
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| muscles.has_goal(*i))
+        {
+            let mut entry = json!({ "position": goal.t, "rotation": goal.q });
+            if let Some(d) = distances.get(i).copied().flatten() {
+                entry["sole_distance"] = json!(d);
+            }
+            out.insert(NAMES[i].to_string(), entry);
+        }
+        Value::Object(out)
+    });
+    Value::Array(per_time.collect())
 }
 
 /// A row with non-finite numbers as JSON nulls.

@@ -18,9 +18,8 @@
 //! ```
 //!
 //! What is approximate, and kept in one place each:
-//! - the hips position ([`body::solve_hips`]): no known centre-of-mass formula reproduces
-//!   Unity's exactly (0.4–2.4 % of the human scale);
-//! - the IK goal frame ([`HumanoidRig::goals`]).
+//! - the hips position ([`body::solve_hips`]): it rests on the centre-of-mass rule of
+//!   [`body::mass_parts`].
 //!
 //! What is decoded but not applied (settled choice 6): TDoF values (their units and frame
 //! are unknown), the IK goals (markers only) and root-motion baking. Clip mirror
@@ -28,6 +27,7 @@
 //! the plugin), not here.
 
 pub mod body;
+mod goals;
 pub mod math;
 pub mod muscles;
 pub mod pose;

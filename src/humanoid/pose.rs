@@ -281,6 +281,15 @@ impl ClipMuscles {
         }
     }
 
+    /// True when the clip has a curve for goal `goal` (0 LeftFoot, 1 RightFoot, 2 LeftHand,
+    /// 3 RightHand): its position or rotation.
+    pub fn has_goal(&self, goal: usize) -> bool {
+        let first = slot::GOALS + 7 * goal;
+        self.curves
+            .iter()
+            .any(|&(_, s)| (first..first + 7).contains(&s))
+    }
+
     /// The muscles (0..95) the clip animates.
     pub fn muscles(&self) -> impl Iterator<Item = usize> + '_ {
         self.curves

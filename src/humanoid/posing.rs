@@ -73,10 +73,8 @@ impl HumanoidRig {
                 NodeWrite::Rest => {}
                 NodeWrite::Hips => *slot = JointLocal::from_trs(&hips),
                 NodeWrite::Posed => {
-                    *slot = JointLocal::from_trs(&Trs {
-                        q: *q,
-                        ..node.tpose
-                    })
+                    slot.t = node.rig_t.to_f32();
+                    slot.q = q.to_f32();
                 }
                 NodeWrite::Reparented => slot.q = q.to_f32(),
             }
@@ -121,6 +119,13 @@ impl HumanoidRig {
     fn solve_hips(&self, pose: &HumanPose, options: &PoseOptions, com: V3, q_p: Q) -> Trs {
         let frame = body::body_frame(pose.root_t, pose.root_q, self.scale, options.root_motion);
         let (t, q) = body::solve_hips(frame.t, frame.q, self.body_q_tpose, com, q_p);
+        // The rig keeps its own scales: the Hips' local scale is the rig's rest one.
+        let own = self
+            .nodes
+            .get(self.hips)
+            .and_then(|n| n.joint)
+            .and_then(|j| self.base.get(j))
+            .map_or(V3::ONE, |b| V3::from_f32(b.s));
         let tpose = self.nodes.get(self.hips).map_or(Trs::IDENTITY, |n| n.tpose);
         // Under the parent's full matrix, as Unity sets a Transform's world position and
         // rotation (a singular parent keeps the Hips' T-pose position).
@@ -132,7 +137,7 @@ impl HumanoidRig {
         Trs {
             t: local_t,
             q: Q::new(x, y, z, w),
-            s: tpose.s,
+            s: own,
         }
     }
 
@@ -144,10 +149,7 @@ impl HumanoidRig {
         world.resize(n, Trs::IDENTITY);
         p.clear();
         p.resize(n, V3::ZERO);
-        let hips_scale = self
-            .nodes
-            .get(self.hips)
-            .map_or(V3::ONE, |n| self.hips_parent.s.scale(n.tpose.s));
+        let hips_scale = self.hips_tpose_scale;
         for (h, node) in self.nodes.iter().enumerate().skip(self.hips) {
             let w = if h == self.hips {
                 Trs {
@@ -207,24 +209,6 @@ impl HumanoidRig {
             t: f.t.to_f32(),
             q: f.q.to_f32(),
         }
-    }
-
-    /// The IK goals (LeftFoot, RightFoot, LeftHand, RightHand) in rig space, for markers;
-    /// they are not solved (Unity applies them only with Foot IK on).
-    ///
-    /// **Approximate.** Goals are taken to be in the body frame (RootT, RootQ) in
-    /// human-scale units, as Unity's manual says ("stored relative to the body transform");
-    /// the exact frame is inferred, not sourced (`humanoid.md` §5).
-    pub fn goals(&self, pose: &HumanPose, options: &PoseOptions) -> [Goal; 4] {
-        let f = body::body_frame(pose.root_t, pose.root_q, self.scale, options.root_motion);
-        pose.goals.map(|g| {
-            let t = f.t + f.q.rotate(V3::from_f32(g.t) * self.scale);
-            let q = (f.q * Q::from_f32(g.q)).normalize();
-            Goal {
-                t: t.to_f32(),
-                q: q.to_f32(),
-            }
-        })
     }
 
     /// The centre of mass of posed world transforms (from [`HumanoidRig::world`]), by the

@@ -82,6 +82,11 @@ pub(super) struct HumanNode {
     /// The node's parent in the avatar's human skeleton.
     pub parent: Option<usize>,
     pub tpose: Trs,
+    /// The T-pose translation in the rig's units: `tpose.t` turned by the T-pose chain's
+    /// scale above the node and back by the rig's rest scale above its joint, so the pose
+    /// does not depend on where a scale sits (an FBX's 100 on an ancestor, a scaled
+    /// armature or Hips) or on whether the avatar stored it folded into translations.
+    pub rig_t: V3,
     /// The skeleton joint it drives, where the skeleton has it (found by `m_ID`, node 0
     /// included).
     pub joint: Option<usize>,
@@ -98,7 +103,8 @@ pub(super) enum NodeWrite {
     /// The Hips, placed from the body frame (§4.4).
     Hips,
     /// The muscles' (or, for an in-between node, the T-pose's) local rotation with the
-    /// T-pose translation and scale: the rig nests the node as the avatar does.
+    /// T-pose translation in the rig's units ([`HumanNode::rig_t`]); the scale stays the
+    /// rig's: the rig nests the node as the avatar does.
     Posed,
     /// The same local rotation, relative to the joint's parent in the rig, which is not
     /// the node's parent in the avatar; translation and scale stay the rig's.
@@ -126,6 +132,10 @@ pub struct HumanoidRig {
     /// The same as Unity composes it (its `localToWorldMatrix`): the Hips are placed
     /// through its inverse.
     pub(super) hips_parent_world: World,
+    /// The Hips' world scale in the avatar's T-pose chain, in Animator units
+    /// ([`tpose_unit`]): the provisional pose is built in the T-pose's proportions at the
+    /// size of `m_Scale` and `RootT`.
+    pub(super) hips_tpose_scale: V3,
     /// Human nodes below the Hips (the Hips included).
     pub(super) below_hips: Vec<bool>,
     pub(super) parts: Vec<Part>,
@@ -136,6 +146,8 @@ pub struct HumanoidRig {
     /// Every joint's transform when nothing poses it.
     pub(super) base: Vec<JointLocal>,
     pub(super) parents: Vec<Option<usize>>,
+    /// The feet's `postQ` and `m_Length` (left, right), where mapped: their soles (§5).
+    pub(super) feet: [Option<(Q, f64)>; 2],
     joint_bones: Vec<Option<HumanBone>>,
     bone_joints: [Option<usize>; HumanBone::COUNT],
     unmapped_muscles: Vec<usize>,
@@ -194,10 +206,15 @@ impl HumanoidRig {
             .map_or(World::IDENTITY, |p| rest_world(skeleton, p));
         let hips_parent = trs_of(&hips_parent_world);
         let below_hips = below(&nodes, hips);
+        let unit = tpose_unit(avatar, &nodes, hips, hips_parent.s);
+        let mut nodes = nodes;
+        to_rig_units(&mut nodes, skeleton, unit);
+        let hips_tpose_scale = tpose_world_scales(&nodes)[hips] * unit;
         let mut rig = HumanoidRig {
             hips,
             hips_parent,
             hips_parent_world,
+            hips_tpose_scale,
             below_hips,
             parts: body::mass_parts(avatar),
             orientation,
@@ -205,6 +222,10 @@ impl HumanoidRig {
             scale: f64::from(avatar.human.scale),
             base: skeleton.joints.iter().map(JointLocal::rest).collect(),
             parents: skeleton.joints.iter().map(|j| j.parent).collect(),
+            feet: [HumanBone::LeftFoot, HumanBone::RightFoot].map(|b| {
+                let a = avatar.bone_axes(b)?;
+                Some((Q::from_f32(a.post_q).normalize(), f64::from(a.length)))
+            }),
             joint_bones: vec![None; skeleton.joints.len()],
             bone_joints: [None; HumanBone::COUNT],
             unmapped_muscles: Vec::new(),
@@ -302,10 +323,12 @@ fn human_nodes(
                 q: Q::from_f32(x.q).normalize(),
                 s: V3::from_f32(x.s),
             },
+            rig_t: V3::from_f32(x.t),
             joint: human_joint(avatar, skeleton, i),
             write: NodeWrite::Rest,
         })
         .collect();
+
     if let Some(i) = (0..nodes.len()).find(|&i| nodes[i].parent.is_some_and(|p| p >= i)) {
         return Err(RigError::Malformed {
             avatar: avatar.name.clone(),
@@ -363,6 +386,90 @@ fn human_joint(avatar: &AvatarData, skeleton: &Skeleton, node: usize) -> Option<
         let a = *avatar.human_to_avatar.get(node)?;
         skeleton.joint_by_hash(avatar.skeleton.nodes.get(a)?.id)
     })
+}
+
+/// Each human node's world scale in the avatar's T-pose chain, node 0 at the identity.
+fn tpose_world_scales(nodes: &[HumanNode]) -> Vec<V3> {
+    let mut out: Vec<V3> = Vec::with_capacity(nodes.len());
+    for node in nodes {
+        let s = match node.parent.and_then(|p| out.get(p)) {
+            Some(parent) => parent.scale(node.tpose.s),
+            None => V3::ONE,
+        };
+        out.push(s);
+    }
+    out
+}
+
+/// Each joint's world scale in the rig's rest pose, the root at the identity.
+fn rest_world_scales(skeleton: &Skeleton) -> Vec<V3> {
+    let mut out: Vec<V3> = Vec::with_capacity(skeleton.joints.len());
+    for (j, joint) in skeleton.joints.iter().enumerate() {
+        let s = match joint.parent.filter(|&p| p < j).and_then(|p| out.get(p)) {
+            Some(parent) => parent.scale(V3::from_f32(joint.scale)),
+            None => V3::ONE,
+        };
+        out.push(s);
+    }
+    out
+}
+
+/// Animator units per T-pose unit. Avatars store the T-pose either in the Animator's
+/// units, a scale above the Hips folded into the translations (a Blender FBX: `Body`
+/// scaled 100, the armature 1.024, bones in centimetres; its T-pose chain alone stands
+/// `m_Scale` high), or as the rig's own local transforms, whose chain is in the units below
+/// the Hips' parent joint (a scale on a joint above the human skeleton's node 0 then
+/// applies to it). Of the two, the one that puts the T-pose centre of mass `m_Scale` from
+/// node 0 (the human scale is the centre of mass's height) is taken; they agree when
+/// nothing above the Hips is scaled.
+fn tpose_unit(avatar: &AvatarData, nodes: &[HumanNode], hips: usize, hips_parent: V3) -> f64 {
+    let above = nodes
+        .get(hips)
+        .and_then(|n| n.parent)
+        .and_then(|p| tpose_world_scales(nodes).get(p).copied())
+        .unwrap_or(V3::ONE);
+    let rig_unit = (hips_parent.x / above.x).abs();
+    // The distance from node 0, not the height: a T-pose copied from the rig may stand
+    // turned (an FBX armature's -90° about X) until the joints above it turn it upright.
+    let height = body::tpose_body(avatar).map_or(0.0, |(com, _)| com.length());
+    let scale = f64::from(avatar.human.scale);
+    let usable = |u: f64| u.is_finite() && u > 0.0;
+    if !usable(rig_unit) || !usable(height) || !usable(scale) {
+        return 1.0;
+    }
+    let miss = |u: f64| (u * height / scale).ln().abs();
+    if miss(rig_unit) < miss(1.0) {
+        rig_unit
+    } else {
+        1.0
+    }
+}
+
+/// Sets every node's [`HumanNode::rig_t`]: its T-pose translation measured in the
+/// T-pose chain's scale above it (in Animator units, `unit` per T-pose unit), expressed
+/// under the rig's rest scale above its joint. Where the two chains carry the same scales
+/// (every avatar built from its own rig with unit or matching scales) this is the T-pose
+/// translation itself.
+fn to_rig_units(nodes: &mut [HumanNode], skeleton: &Skeleton, unit: f64) {
+    let tpose = tpose_world_scales(nodes);
+    let rest = rest_world_scales(skeleton);
+    for i in 0..nodes.len() {
+        let (Some(p), Some(j)) = (nodes[i].parent, nodes[i].joint) else {
+            continue;
+        };
+        let above = skeleton
+            .joints
+            .get(j)
+            .and_then(|joint| joint.parent)
+            .and_then(|jp| rest.get(jp).copied())
+            .unwrap_or(V3::ONE);
+        let usable = [above.x, above.y, above.z]
+            .iter()
+            .all(|v| v.is_finite() && v.abs() > 1e-12);
+        if usable {
+            nodes[i].rig_t = (nodes[i].tpose.t.scale(tpose[p]) * unit).unscale(above);
+        }
+    }
 }
 
 /// Which human nodes lie below the Hips (the Hips included).

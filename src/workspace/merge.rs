@@ -90,6 +90,7 @@ impl Builder {
                 } => self.finish_yaml_rig(index, &list, controller.as_ref(), &clips),
             }
         }
+        self.add_avatar_rigs();
         self.ws
     }
 
@@ -212,7 +213,7 @@ impl Builder {
     fn add_yaml(
         &mut self,
         path: &Path,
-        contents: YamlContents,
+        mut contents: YamlContents,
         clips: Vec<(i64, ClipFound)>,
         mut models: Vec<(i64, Result<crate::animator::Controller, String>)>,
     ) {
@@ -228,6 +229,7 @@ impl Builder {
             .warnings
             .extend(contents.warnings.iter().map(|w| format!("{location}: {w}")));
         self.add_clips(f, clips);
+        self.add_text_avatars(f, std::mem::take(&mut contents.avatars));
         for rig in contents.rigs {
             self.rigs.push(RigLinks::Yaml {
                 clips: rig.clips,

@@ -9,6 +9,7 @@
 
 #[cfg(test)]
 mod activity_tests;
+mod avatar_rigs;
 mod controllers;
 mod extract;
 mod found;

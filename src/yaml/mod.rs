@@ -10,7 +10,9 @@
 //!   per-kind keyframe curves play by the legacy rules;
 //! - the GameObject/Transform hierarchy into [`YamlRig`]s whose skeletons name joints by path
 //!   hash exactly as a bundle's rig does, so a clip plays on its prefab;
-//! - controllers into the clips they play, as [`ClipLink`]s resolved through `.meta` files.
+//! - controllers into the clips they play, as [`ClipLink`]s resolved through `.meta` files;
+//! - Avatars (class 90, `.asset`) into the same [`AvatarObject`] struct binary files give, so
+//!   [`crate::avatar::AvatarData::from_raw`] checks them as it checks a built Avatar.
 //!
 //! References to other assets are numbered like a binary file's externals
 //! ([`YamlContents::externals`]): a [`PPtr`](crate::unity::PPtr) with `m_FileID` k names
@@ -22,6 +24,7 @@
 //! Field names of the YAML-side structs are Unity's, as in [`crate::unity`].
 #![allow(non_snake_case)]
 
+mod avatar;
 mod clip;
 mod controller;
 mod document;
@@ -40,6 +43,7 @@ pub use rigs::YamlRig;
 pub use values::{ExternalAsset, YamlRef};
 pub(crate) use values::{from_body, restore, unity_floats};
 
+use crate::unity::avatar::AvatarObject;
 use crate::unity::class_name;
 use crate::unity::clip::AnimationClip;
 
@@ -74,10 +78,19 @@ pub struct YamlClip {
     pub clip: Result<AnimationClip, YamlError>,
 }
 
+/// One Avatar document.
+#[derive(Debug)]
+pub struct YamlAvatar {
+    pub file_id: i64,
+    /// The avatar as stored, ready for [`crate::avatar::AvatarData::from_raw`].
+    pub avatar: Result<AvatarObject, YamlError>,
+}
+
 /// Everything read from one YAML file.
 #[derive(Debug)]
 pub struct YamlContents {
     pub clips: Vec<YamlClip>,
+    pub avatars: Vec<YamlAvatar>,
     /// One per root of the hierarchy, and one per animated GameObject that is not a root.
     pub rigs: Vec<YamlRig>,
     pub controllers: Vec<YamlController>,
@@ -138,6 +151,15 @@ pub fn read_yaml_with_index(
             clip: clip::read_clip(d, &mut externals).map_err(|m| error(path, d, m)),
         })
         .collect();
+    let avatars = split
+        .documents
+        .iter()
+        .filter(|d| d.class_id == crate::unity::class::AVATAR)
+        .map(|d| YamlAvatar {
+            file_id: d.file_id,
+            avatar: avatar::read_avatar(d).map_err(|m| error(path, d, m)),
+        })
+        .collect();
     let scene = hierarchy::Scene::read(&split.documents, &mut warnings);
     let rigs = rigs::rigs(&scene, &mut warnings);
     let controllers = controller::controllers(&split.documents, &mut warnings);
@@ -150,6 +172,7 @@ pub fn read_yaml_with_index(
     };
     let mut contents = YamlContents {
         clips,
+        avatars,
         rigs,
         controllers,
         externals: externals.list,

@@ -1,0 +1,273 @@
+//! The body where Unity puts it (issue 30): text Avatars read into the same data as built
+//! ones, the rig made from an Avatar alone, and the centre of mass that reproduces Unity's
+//! stored `m_RootX`.
+
+mod common;
+#[path = "support/humanoid_fixture.rs"]
+mod humanoid_fixture;
+
+use std::path::PathBuf;
+
+use clipscope::avatar::{AvatarData, HumanBone};
+use clipscope::humanoid::body::tpose_positions;
+use clipscope::{OpenOptions, Workspace};
+
+use common::data;
+use humanoid_fixture::morbman;
+
+fn vroid_path() -> Option<PathBuf> {
+    data("yaml/animationcliptovrma/VrmAvatar.asset")
+}
+
+fn vroid() -> Option<(Workspace, AvatarData)> {
+    let ws = Workspace::open(&[vroid_path()?], &OpenOptions::default());
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let avatar = humanoid_fixture::only_avatar(&ws);
+    Some((ws, avatar))
+}
+
+/// Writes what the centre-of-mass search needs (T-pose positions of every human node,
+/// bones, masses, the stored body frame) as JSON to `$CLIPSCOPE_COM_DUMP`.
+#[test]
+#[ignore = "a tool: dumps the avatars' T-poses for the m_RootX search"]
+fn dump_tposes() {
+    let Some(path) = std::env::var_os("CLIPSCOPE_COM_DUMP") else {
+        return;
+    };
+    let (Some(m), Some((_, v))) = (morbman(), vroid()) else {
+        return;
+    };
+    let dump = |a: &AvatarData| {
+        let p = tpose_positions(a);
+        let bones: Vec<serde_json::Value> = HumanBone::all()
+            .map(|b| {
+                serde_json::json!({
+                    "bone": b.name(),
+                    "node": a.bone_human_node(b),
+                    "mass": a.bone_mass(b),
+                    "length": a.bone_axes(b).map(|x| x.length),
+                    "post_q": a.bone_axes(b).map(|x| x.post_q),
+                    "pre_q": a.bone_axes(b).map(|x| x.pre_q),
+                    "sgn": a.bone_axes(b).map(|x| x.sgn),
+                })
+            })
+            .collect();
+        let nodes: Vec<serde_json::Value> = a
+            .human
+            .skeleton
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                serde_json::json!({
+                    "parent": n.parent, "p": [p[i].x, p[i].y, p[i].z],
+                    "path": a.tos.get(&n.id), "q": a.human.tpose[i].q,
+                    "t": a.human.tpose[i].t, "s": a.human.tpose[i].s,
+                })
+            })
+            .collect();
+        let avatar_nodes: Vec<serde_json::Value> = a
+            .skeleton
+            .nodes
+            .iter()
+            .zip(&a.skeleton_pose)
+            .map(|(n, x)| {
+                serde_json::json!({
+                    "parent": n.parent, "path": a.tos.get(&n.id), "t": x.t, "q": x.q, "s": x.s,
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "avatar_nodes": avatar_nodes, "human_to_avatar": a.human_to_avatar,
+            "name": a.name, "root_x_t": a.human.root_x.t, "root_x_q": a.human.root_x.q,
+            "scale": a.human.scale, "masses": a.human.masses, "bones": bones, "nodes": nodes,
+        })
+    };
+    let out = serde_json::json!([dump(&m.avatar), dump(&v)]);
+    std::fs::write(path, out.to_string()).expect("write the dump");
+}
+
+/// `{x: a, y: b, z: c[, w: d]}` as floats, parsed from the document's own text.
+fn flow_floats(text: &str) -> Vec<f32> {
+    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
+    inner
+        .split(',')
+        .map(|kv| {
+            let v = kv.split(':').nth(1).expect("key: value").trim();
+            v.parse::<f32>().expect("a float")
+        })
+        .collect()
+}
+
+/// The value after `key:` on a line, where the line holds it.
+fn field<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let rest = line.trim_start().trim_start_matches("- ");
+    rest.strip_prefix(key)?.strip_prefix(':').map(str::trim)
+}
+
+/// The axes the document lists (`m_Human.m_Skeleton.m_AxesArray`), as (preQ, postQ,
+/// sgn, min, max, length), read line by line from the text.
+type DocAxes = (Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>, Vec<f32>, f32);
+
+fn document_axes(text: &str) -> Vec<DocAxes> {
+    let mut out: Vec<DocAxes> = Vec::new();
+    let mut cur: Option<DocAxes> = None;
+    for line in text.lines() {
+        if let Some(v) = field(line, "m_PreQ") {
+            cur = Some((flow_floats(v), vec![], vec![], vec![], vec![], 0.0));
+        }
+        let Some(c) = cur.as_mut() else { continue };
+        if let Some(v) = field(line, "m_PostQ") {
+            c.1 = flow_floats(v);
+        } else if let Some(v) = field(line, "m_Sgn") {
+            c.2 = flow_floats(v);
+        } else if let Some(v) = field(line, "m_Min") {
+            c.3 = flow_floats(v);
+        } else if let Some(v) = field(line, "m_Max") {
+            c.4 = flow_floats(v);
+        } else if let Some(v) = field(line, "m_Length") {
+            c.5 = v.parse().expect("a length");
+            out.extend(cur.take());
+        }
+    }
+    out
+}
+
+/// The number of `m_ParentId` entries between two lines of the document.
+fn nodes_between(text: &str, from: &str, to: &str) -> usize {
+    let start = text.find(from).expect("start marker");
+    let end = start + text[start..].find(to).expect("end marker");
+    text[start..end].matches("m_ParentId:").count()
+}
+
+#[test]
+fn the_text_vroid_avatar_reads_as_the_document_says() {
+    let (Some(path), Some((ws, avatar))) = (vroid_path(), vroid()) else {
+        return;
+    };
+    let text = std::fs::read_to_string(path).expect("readable");
+    assert_eq!(avatar.name, "VrmAvatar");
+    assert!(avatar.is_human());
+    // Node counts: the avatar skeleton and the human skeleton.
+    let avatar_nodes = nodes_between(&text, "m_AvatarSkeleton:", "m_AvatarSkeletonPose:");
+    let human_nodes = nodes_between(&text, "m_Human:\n      data:", "m_SkeletonPose:");
+    assert_eq!(avatar.skeleton.nodes.len(), avatar_nodes);
+    assert_eq!(avatar.human.skeleton.nodes.len(), human_nodes);
+    assert_eq!(avatar.human.tpose.len(), human_nodes);
+    assert_eq!(avatar.skeleton_pose.len(), avatar_nodes);
+    assert_eq!(avatar.tos.len(), avatar_nodes, "one m_TOS path per node");
+    println!("VrmAvatar: {avatar_nodes} avatar nodes, {human_nodes} human nodes");
+    // Axes, exactly as written.
+    let axes = document_axes(&text);
+    assert_eq!(avatar.human.skeleton.axes.len(), axes.len());
+    assert_eq!(axes.len(), 54);
+    for (i, (a, d)) in avatar.human.skeleton.axes.iter().zip(&axes).enumerate() {
+        assert_eq!(a.pre_q.to_vec(), d.0, "axes {i} preQ");
+        assert_eq!(a.post_q.to_vec(), d.1, "axes {i} postQ");
+        assert_eq!(a.sgn.to_vec(), d.2, "axes {i} sgn");
+        assert_eq!(a.min.to_vec(), d.3, "axes {i} min");
+        assert_eq!(a.max.to_vec(), d.4, "axes {i} max");
+        assert_eq!(a.length, d.5, "axes {i} length");
+        assert_eq!(a.kind, 1, "axes {i} type");
+    }
+    // The human scale and body frame.
+    let scale_line = text
+        .lines()
+        .find_map(|l| field(l, "m_Scale").filter(|v| !v.starts_with('{')))
+        .expect("m_Scale");
+    assert_eq!(avatar.human.scale, scale_line.parse::<f32>().unwrap());
+    assert_eq!(
+        avatar.human.root_x.t,
+        [0.0022025525, 0.9168831, 0.0018193086]
+    );
+    assert!(avatar.human.has_left_hand && avatar.human.has_right_hand);
+    assert!(!avatar.human.has_tdof);
+    // Bone maps from the hex dumps: the Hips is human node 1, at avatar node 4 (its path
+    // in m_TOS), the left hand's thumb proximal is human node 25 (0x19).
+    assert_eq!(avatar.bone_human_node(HumanBone::Hips), Some(1));
+    assert_eq!(avatar.human_bone_node(HumanBone::Hips), Some(4));
+    assert_eq!(avatar.bone_path(HumanBone::Hips), Some("Root/J_Bip_C_Hips"));
+    assert_eq!(
+        avatar.bone_human_node(HumanBone::LeftThumbProximal),
+        Some(25)
+    );
+    assert_eq!(
+        avatar.bone_path(HumanBone::RightHand),
+        Some(
+            "Root/J_Bip_C_Hips/J_Bip_C_Spine/J_Bip_C_Chest/J_Bip_C_UpperChest/J_Bip_R_Shoulder/J_Bip_R_UpperArm/J_Bip_R_LowerArm/J_Bip_R_Hand"
+        )
+    );
+    for (h, &a) in avatar.human_to_avatar.iter().enumerate() {
+        assert_eq!(
+            avatar.avatar_to_human[a],
+            Some(h),
+            "the reverse map inverts the forward"
+        );
+        assert_eq!(
+            avatar.human.skeleton.nodes[h].id, avatar.skeleton.nodes[a].id,
+            "a human node and its avatar node share their path"
+        );
+    }
+    // The masses as stored (sum 1, Unity's defaults: every bone but the jaw is mapped).
+    let sum: f32 = avatar.human.masses.iter().sum();
+    assert!((sum - 1.0).abs() < 1e-5, "{sum}");
+    assert_eq!(avatar.human.masses[0], 0.14545456);
+    // The workspace lists it and makes a humanoid rig from it.
+    assert_eq!(ws.avatars.len(), 1);
+    let rig = ws
+        .rigs
+        .iter()
+        .find(|r| r.name == "VrmAvatar")
+        .expect("an avatar rig");
+    assert!(rig.humanoid.is_some(), "{:?}", rig.humanoid_error);
+    assert_eq!(rig.skeleton.joints.len(), avatar_nodes);
+}
+
+#[test]
+fn the_rig_made_from_the_vroid_avatar_poses_wave() {
+    let (Some(avatar_path), Some(clip_path)) =
+        (vroid_path(), data("yaml/animationcliptovrma/Wave.anim"))
+    else {
+        return;
+    };
+    let ws = Workspace::open(&[avatar_path, clip_path], &OpenOptions::default());
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let rig = ws
+        .rigs
+        .iter()
+        .find(|r| r.name == "VrmAvatar")
+        .expect("an avatar rig");
+    let humanoid = rig.humanoid.as_deref().expect("humanoid");
+    assert!(humanoid.warnings().is_empty(), "{:?}", humanoid.warnings());
+    let clip = common::clip(&ws, "Wave");
+    let muscles = clipscope::humanoid::ClipMuscles::new(clip);
+    assert!(muscles.is_humanoid());
+    let poser = clipscope::pose::ClipPoser::new(clip, &rig.skeleton, Some(humanoid));
+    assert!(poser.is_humanoid());
+    let scale = f64::from(humanoid.human_scale());
+    let mut worst = 0.0f64;
+    for i in 0..=20 {
+        let t = clip.start + clip.length() * i as f32 / 20.0;
+        let locals = poser.locals(t, &clipscope::humanoid::PoseOptions::default());
+        let world = poser.world(&locals);
+        for (j, w) in world.iter().enumerate() {
+            let finite = w.t.iter().chain(&w.q).chain(&w.s).all(|v| v.is_finite());
+            assert!(
+                finite,
+                "joint {} at {t}: {w:?}",
+                rig.skeleton.joints[j].path
+            );
+        }
+        let mut pose = clipscope::humanoid::HumanPose::default();
+        muscles.sample(clip, t, &mut pose);
+        let com = humanoid_fixture::v3(humanoid.centre_of_mass(&world).expect("parts"));
+        let want = humanoid_fixture::v3(pose.root_t) * scale;
+        let off = (com - want).length() / scale;
+        assert!(
+            off < 1e-5,
+            "at {t}: body at {com:?}, RootT × m_Scale = {want:?}"
+        );
+        worst = worst.max(off);
+    }
+    println!("Wave on VrmAvatar: body frame at RootT × m_Scale to {worst:.2e} of the scale");
+}
