@@ -49,6 +49,7 @@ pub mod version;
 pub mod viewer;
 pub mod workspace;
 pub mod yaml;
+pub mod yaml_write;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};
 pub use curve::{Curve, Key, WrapMode};
