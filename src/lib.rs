@@ -53,6 +53,7 @@ pub mod viewer;
 pub mod workspace;
 pub mod world;
 pub mod yaml;
+pub mod yaml_write;
 
 pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip};
 pub use curve::{Curve, Key, WrapMode};

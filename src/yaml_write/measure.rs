@@ -1,0 +1,131 @@
+//! How exact a written clip is, measured: the text read back by clipscope's own YAML reader
+//! and decoded by the keyframe rules Unity plays text clips by, against the built clip,
+//! curve by curve at every written key time, the midpoints between them, the clip's frames
+//! and outside the clip.
+
+use std::path::Path;
+
+use super::emit::TextRef;
+use super::plan::{ListKind, Plan};
+use crate::clip::{ClipData, decode_clip};
+use crate::yaml::{GuidIndex, read_yaml_with_index};
+
+/// Most clip frames sampled per curve beside its key times.
+const FRAME_LIMIT: usize = 20_000;
+
+/// The largest difference over every written curve, relative to `max(1, |built value|)`;
+/// an object curve counts 1 where it names another object. `Err` when the text does not
+/// read back as a clip with the curves written.
+pub fn max_error(
+    clip: &ClipData,
+    plan: &Plan,
+    pptr: &[TextRef],
+    text: &str,
+) -> Result<f32, String> {
+    let path = Path::new("written.anim");
+    let contents =
+        read_yaml_with_index(path, text, &GuidIndex::default()).map_err(|e| e.to_string())?;
+    let raw = contents
+        .clips
+        .first()
+        .ok_or("the text holds no clip")?
+        .clip
+        .as_ref()
+        .map_err(|e| e.to_string())?;
+    let back = decode_clip(raw, &contents.unity_version).map_err(|e| e.to_string())?;
+    let written = plan.curve_count();
+    if back.curves.len() != written {
+        return Err(format!(
+            "read back {} curves, {written} were written",
+            back.curves.len()
+        ));
+    }
+    let guids: Vec<&str> = contents.externals.iter().map(|e| e.guid.as_str()).collect();
+    let frames = frame_times(clip);
+    let mut worst = 0.0f32;
+    let mut index = 0;
+    for g in &plan.groups {
+        for (source, text_curve) in g.sources.iter().zip(&g.curves) {
+            let read = &back.curves[index].curve;
+            index += 1;
+            let built = match source.and_then(|s| clip.curves.get(s)) {
+                Some(c) => c.curve.clone(),
+                None => text_curve.curve(),
+            };
+            let times = sample_times(text_curve.keys.iter().map(|k| k.key.time), &frames, clip);
+            for t in times {
+                let error = if g.list == ListKind::PPtr {
+                    let want = pptr_at(pptr, built.sample(t));
+                    let got = back_ref_at(&back, &guids, read.sample(t));
+                    if want == got { 0.0 } else { 1.0 }
+                } else {
+                    difference(built.sample(t), read.sample(t))
+                };
+                worst = worst.max(error);
+            }
+        }
+    }
+    Ok(worst)
+}
+
+/// `|a - b| / max(1, |a|)`; equal non-finite values differ by 0, a finite against a
+/// non-finite one by infinity.
+fn difference(built: f32, read: f32) -> f32 {
+    if built.to_bits() == read.to_bits() || (built.is_nan() && read.is_nan()) {
+        return 0.0;
+    }
+    let d = (built - read).abs() / built.abs().max(1.0);
+    if d.is_nan() { f32::INFINITY } else { d }
+}
+
+/// The clip's frame times from start to stop, bounded.
+fn frame_times(clip: &ClipData) -> Vec<f32> {
+    let rate = clip.sample_rate;
+    let frames = (clip.length() * rate).ceil();
+    if !(frames.is_finite() && frames >= 0.0) {
+        return vec![clip.start];
+    }
+    let n = (frames as usize).min(FRAME_LIMIT);
+    (0..=n).map(|i| clip.start + i as f32 / rate).collect()
+}
+
+/// Key times, midpoints between consecutive ones, frames and midpoints between frames, and
+/// a second before and after the clip.
+fn sample_times(keys: impl Iterator<Item = f32>, frames: &[f32], clip: &ClipData) -> Vec<f32> {
+    let mut times: Vec<f32> = keys.filter(|t| t.is_finite()).collect();
+    times.extend_from_slice(frames);
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    let mids: Vec<f32> = times
+        .windows(2)
+        .map(|w| w[0] + (w[1] - w[0]) * 0.5)
+        .collect();
+    times.extend(mids);
+    times.push(clip.start - 1.0);
+    times.push(clip.stop + 1.0);
+    times
+}
+
+/// The written reference an object curve's value (a mapping index) names.
+fn pptr_at(pptr: &[TextRef], value: f32) -> Option<(String, i64)> {
+    if !(value >= 0.0) {
+        return None;
+    }
+    match pptr.get(value as usize)? {
+        TextRef::Null => None,
+        TextRef::Asset { file_id, guid, .. } => Some((guid.clone(), *file_id)),
+    }
+}
+
+/// The reference a read-back object curve's value names.
+fn back_ref_at(back: &ClipData, guids: &[&str], value: f32) -> Option<(String, i64)> {
+    if !(value >= 0.0) {
+        return None;
+    }
+    let &(file, path_id) = back.pptr_mapping.get(value as usize)?;
+    if path_id == 0 {
+        return None;
+    }
+    let guid = usize::try_from(file - 1).ok().and_then(|i| guids.get(i))?;
+    Some((guid.to_string(), path_id))
+}

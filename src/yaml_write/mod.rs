@@ -1,0 +1,270 @@
+//! The writing side of [`crate::yaml`]: built clips back into Unity's text `.anim` files,
+//! exactly, with a report of what was written and how exact it is.
+//!
+//! [`write_anim`] takes a [`Workspace`] and one of its clips and returns the text and its
+//! [`ClipReport`]; the CLI (`clipscope unity`) and the viewer call the same function.
+//!
+//! - Keys come from the built curves, not resampled ([`keys`]): streamed and legacy keys as
+//!   stored, dense frames as linear keys, a constant as one key; a vector's components get
+//!   shared key times by splitting their segments where another component has a key.
+//! - Names come from what the workspace knows ([`names`]); what stays unknown is written so
+//!   the file still loads (`unresolved/0x1234abcd`) and is listed in the report.
+//! - The report's `max_error` is measured ([`measure`]): the text read back by
+//!   [`crate::yaml::read_yaml`]'s reader and evaluated by Unity's keyframe rules, against the
+//!   built clip.
+
+mod emit;
+mod float;
+pub mod guid;
+pub mod keys;
+mod layout;
+mod measure;
+pub mod names;
+mod plan;
+mod scalar;
+
+use serde::Serialize;
+
+pub use emit::TextRef;
+pub use float::f32_text;
+pub use layout::Layout;
+pub use names::NameBook;
+
+use crate::unity::{Int, PPtr};
+use crate::version::UnityVersion;
+use crate::workspace::{ObjectRef, Workspace};
+
+/// The main object's file id in a `.anim` file.
+pub const ANIM_FILE_ID: i64 = 7_400_000;
+
+/// Options for writing.
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    /// The Unity version whose serialized layout is written; `None`: the source's, when it
+    /// is 2019.4 or newer, else 2019.4.
+    pub unity_version: Option<UnityVersion>,
+    /// Skip the read-back measurement (`max_error` is then `None`).
+    pub skip_measure: bool,
+}
+
+/// Why a clip could not be written at all.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WriteError {
+    #[error("no clip at file {file}, path id {path_id}")]
+    NoClip { file: usize, path_id: i64 },
+    #[error("{file}: clip {name:?} (path id {path_id}) was not decoded: {reason}")]
+    NotDecoded {
+        file: String,
+        name: String,
+        path_id: i64,
+        reason: String,
+    },
+}
+
+/// What was written for one clip (the `--report` entry).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClipReport {
+    /// The source file (and its name inside a container).
+    pub source: String,
+    pub clip: String,
+    pub path_id: i64,
+    /// The file written, set by whoever writes it to disk.
+    pub written: Option<String>,
+    /// The Unity version whose layout was written.
+    pub unity_version: String,
+    /// Scalar curves written.
+    pub curves: usize,
+    /// Keys (or frames, or constants) of the built curves.
+    pub keys_in: usize,
+    /// Keys written, over every component.
+    pub keys_out: usize,
+    /// Largest measured difference, relative to `max(1, |value|)`; `None` when not measured.
+    pub max_error: Option<f32>,
+    /// Why the measurement failed, where it did.
+    pub measure_error: Option<String>,
+    /// Path hashes no rig hierarchy or Avatar name table knows (written as
+    /// `unresolved/0x…`).
+    pub unresolved_paths: Vec<String>,
+    /// Property hashes no table knows (written as `0x…`).
+    pub unresolved_attributes: Vec<String>,
+    /// Object references that name nothing loaded (written with a derived guid).
+    pub unresolved_objects: usize,
+    /// What the built clip had that is not written, or written with defaults.
+    pub dropped: Vec<String>,
+    /// Clip settings a build does not keep, written at Unity's defaults.
+    pub defaulted_settings: Vec<&'static str>,
+}
+
+/// A written `.anim`.
+#[derive(Clone, Debug)]
+pub struct AnimText {
+    /// The clip's name (the file name before it is made unique and safe).
+    pub name: String,
+    pub text: String,
+    /// The guid for its `.meta`, derived from (source file, path id).
+    pub guid: String,
+    pub report: ClipReport,
+}
+
+/// Settings the writer cannot know from a build (the muscle clip's other flags are not
+/// decoded).
+const DEFAULTED: &[&str] = &[
+    "m_OrientationOffsetY",
+    "m_Level",
+    "m_LoopBlend",
+    "m_LoopBlendOrientation",
+    "m_LoopBlendPositionY",
+    "m_LoopBlendPositionXZ",
+    "m_KeepOriginalOrientation",
+    "m_KeepOriginalPositionY",
+    "m_KeepOriginalPositionXZ",
+    "m_HeightFromFeet",
+    "m_Mirror",
+    "m_AdditiveReferencePoseClip",
+    "m_Bounds",
+];
+
+/// The name a file is known by in guids: its file name and inner name, so the folder it
+/// lies in does not change the guids.
+pub fn source_key(ws: &Workspace, file: usize) -> String {
+    ws.files.get(file).map_or_else(String::new, |f| {
+        let name = f
+            .source
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        format!("{name}/{}", f.inner)
+    })
+}
+
+/// The guid of the asset written for an object.
+pub fn object_guid(ws: &Workspace, at: ObjectRef) -> String {
+    guid::derived_guid(&source_key(ws, at.file), at.path_id)
+}
+
+/// The `.anim` text of the clip at `at`, with its report.
+pub fn write_anim(
+    ws: &Workspace,
+    names: &NameBook,
+    at: ObjectRef,
+    options: &WriteOptions,
+) -> Result<AnimText, WriteError> {
+    let entry = ws.clip(at).ok_or(WriteError::NoClip {
+        file: at.file,
+        path_id: at.path_id,
+    })?;
+    let source = ws
+        .files
+        .get(at.file)
+        .map(|f| f.location())
+        .unwrap_or_default();
+    let clip = entry.data.as_ref().map_err(|e| WriteError::NotDecoded {
+        file: source.clone(),
+        name: entry.name.clone(),
+        path_id: at.path_id,
+        reason: e.to_string(),
+    })?;
+    if clip.summary_only.is_some() {
+        return Err(WriteError::NotDecoded {
+            file: source,
+            name: entry.name.clone(),
+            path_id: at.path_id,
+            reason: "the workspace keeps only its summary (opened with summaries)".into(),
+        });
+    }
+    let version = options.unity_version.clone().unwrap_or_else(|| {
+        let source = ws
+            .files
+            .get(at.file)
+            .and_then(|f| f.summary.as_ref())
+            .map(|s| &s.effective_version);
+        Layout::version_for(source)
+    });
+    let layout = Layout::of(&version);
+    let plan = plan::Plan::of(clip, names);
+    let mut unresolved_objects = 0;
+    let mut reference = |file_id: i32, path_id: i64| {
+        let pptr = PPtr {
+            m_FileID: Int(i64::from(file_id)),
+            m_PathID: Int(path_id),
+        };
+        if pptr.is_null() {
+            return TextRef::Null;
+        }
+        let guid = match ws.resolve(at.file, pptr) {
+            Some(target) => object_guid(ws, target),
+            None => {
+                unresolved_objects += 1;
+                let key = format!("{}#{file_id}", source_key(ws, at.file));
+                guid::derived_guid(&key, path_id)
+            }
+        };
+        TextRef::Asset {
+            file_id: path_id,
+            guid,
+            kind: 3,
+        }
+    };
+    let pptr: Vec<TextRef> = clip
+        .pptr_mapping
+        .iter()
+        .map(|&(f, p)| reference(f, p))
+        .collect();
+    let scripts: Vec<TextRef> = plan
+        .groups
+        .iter()
+        .map(|g| reference(g.binding.script.0, g.binding.script.1))
+        .collect();
+    let refs = emit::Refs {
+        pptr: &pptr,
+        scripts: &scripts,
+    };
+    let text = emit::anim_text(clip, &plan, &refs, layout);
+    let (max_error, measure_error) = if options.skip_measure {
+        (None, None)
+    } else {
+        match measure::max_error(clip, &plan, &pptr, &text) {
+            Ok(e) => (Some(e), None),
+            Err(e) => (None, Some(e)),
+        }
+    };
+    let mut dropped = plan.dropped.clone();
+    let approximate: usize = plan
+        .groups
+        .iter()
+        .flat_map(|g| &g.curves)
+        .map(|c| c.approximate_splits)
+        .sum();
+    if approximate > 0 {
+        dropped.push(format!(
+            "{approximate} weighted segments were split at another component's key time by value and slope (not exact)"
+        ));
+    }
+    let report = ClipReport {
+        source,
+        clip: clip.name.clone(),
+        path_id: at.path_id,
+        written: None,
+        unity_version: version.to_string(),
+        curves: plan.curve_count(),
+        keys_in: plan.keys_in(),
+        keys_out: plan.keys_out(),
+        max_error,
+        measure_error,
+        unresolved_paths: plan.unresolved_paths.clone(),
+        unresolved_attributes: plan.unresolved_attributes.clone(),
+        unresolved_objects,
+        dropped,
+        defaulted_settings: if clip.legacy {
+            Vec::new()
+        } else {
+            DEFAULTED.to_vec()
+        },
+    };
+    Ok(AnimText {
+        name: clip.name.clone(),
+        text,
+        guid: object_guid(ws, at),
+        report,
+    })
+}
