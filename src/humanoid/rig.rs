@@ -126,11 +126,8 @@ pub struct HumanoidRig {
     pub(super) bones: Vec<PosedBone>,
     pub(super) twist: Vec<TwistPair>,
     pub(super) hips: usize,
-    /// World transform of the Hips' parent joint in the rig's rest pose (the joints above
-    /// the Hips keep their own transforms).
-    pub(super) hips_parent: Trs,
-    /// The same as Unity composes it (its `localToWorldMatrix`): the Hips are placed
-    /// through its inverse.
+    /// World transform of the Hips' parent joint in the rig's rest pose, as Unity composes
+    /// it (its `localToWorldMatrix`): the Hips are placed through its inverse.
     pub(super) hips_parent_world: World,
     /// The Hips' world scale in the avatar's T-pose chain, in Animator units
     /// ([`tpose_unit`]): the provisional pose is built in the T-pose's proportions at the
@@ -212,7 +209,6 @@ impl HumanoidRig {
         let hips_tpose_scale = tpose_world_scales(&nodes)[hips] * unit;
         let mut rig = HumanoidRig {
             hips,
-            hips_parent,
             hips_parent_world,
             hips_tpose_scale,
             below_hips,
