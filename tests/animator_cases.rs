@@ -195,3 +195,57 @@ fn an_any_state_transition_to_the_current_state_needs_can_transition_to_self() {
     }
     assert_eq!(a.params.get("Hit"), 1.0, "not consumed");
 }
+
+#[test]
+fn leaves_above_weight_zero_fire_their_clip_events_with_their_weight() {
+    use clipscope::animator::events::EventTracker;
+    use clipscope::authoring::Event;
+    use clipscope::workspace::ObjectRef;
+    let event = |time: f32, function: &str| Event {
+        time,
+        function: function.into(),
+        data: String::new(),
+        float: 0.0,
+        int: 0,
+    };
+    let mut one = clip("One", 1.0);
+    let mut two = clip("Two", 2.0);
+    if let (ClipSpec::Mecanim(a), ClipSpec::Mecanim(b)) = (&mut one, &mut two) {
+        a.events = vec![event(0.31, "Step")];
+        b.events = vec![event(0.125, "Mid")];
+    }
+    let bytes = write_controller_bundle(&[one, two], &crossfade_over_crossfade()).expect("writes");
+    let ws = Workspace::open_bytes(Path::new("events.bundle"), bytes, &OpenOptions::default());
+    let m = ws.controllers[0].model.clone().expect("decodes");
+    let data = |file: usize, path_id: i64| {
+        ws.clip(ObjectRef { file, path_id })
+            .and_then(|c| c.data.as_ref().ok())
+    };
+    let mut a = Animator::new(&m);
+    let mut tracker = EventTracker::default();
+    let mut fired = Vec::new();
+    tracker.update(&a.output(), &data);
+    for update in 1..=150 {
+        if update == 120 {
+            a.params.set_trigger("Go").expect("a trigger");
+        }
+        a.update(1.0 / FPS);
+        for f in tracker.update(&a.output(), &data) {
+            fired.push((update, f.event.function, f.state, f.weight));
+        }
+    }
+    // A (One, looping 1 s) passes 0.31 s at updates 19 and 79 alone, and at 139 while
+    // A -> B (0.5 s, from update 120) is at p = 19/30; B (Two, 2 s) passes 0.125 s at update
+    // 128, at p = 8/30.
+    let expected = [
+        (19, "Step", "Base Layer.A", 1.0),
+        (79, "Step", "Base Layer.A", 1.0),
+        (128, "Mid", "Base Layer.B", 8.0 / 30.0),
+        (139, "Step", "Base Layer.A", 11.0 / 30.0),
+    ];
+    assert_eq!(fired.len(), expected.len(), "{fired:?}");
+    for ((u, f, s, w), (eu, ef, es, ew)) in fired.iter().zip(expected) {
+        assert_eq!((*u, f.as_str(), s.as_str()), (eu, ef, es), "{fired:?}");
+        assert!((w - ew).abs() < 1e-9, "{fired:?}");
+    }
+}

@@ -381,3 +381,42 @@ fn hashes_without_names_print_as_hex() {
     let unnamed = all.iter().find(|s| s.name == "Jump").expect("still listed");
     assert_eq!(unnamed.full_path, jump);
 }
+
+#[test]
+fn a_synced_layer_freezes_the_same_states_with_its_own_motions() {
+    let ws = open();
+    let c = ws.controllers[0].model.as_ref().unwrap();
+    // Speed 0 keeps Idle; the second crossfade freezes the Idle/Move blend at p = 15/30.
+    let actions = script::parse(
+        "0:Speed=0;0.5:crossfade Base Layer.Move 0.5;0.75:crossfade Base Layer.Air.Jump 0.5",
+    )
+    .unwrap();
+    let (frames, warnings) = script::run(c, &actions, 60.0, &[0.75]);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let clips = |layer: usize| -> Vec<(Option<String>, f64)> {
+        let s = &frames[0].layers[layer].states[0];
+        assert!(s.frozen, "{s:?}");
+        assert_eq!(s.path, "Base Layer.Idle");
+        assert!(
+            (s.normalized_time - 44.0 / 120.0).abs() < 1e-9,
+            "{}",
+            s.normalized_time
+        );
+        s.leaves
+            .iter()
+            .map(|l| (l.clip.clone(), l.tree_weight))
+            .collect()
+    };
+    // The base layer's frozen pose holds Idle's clip at 1 - p and Move's tree at p.
+    let base = clips(0);
+    assert_eq!(base[0].0.as_deref(), Some("Idle"));
+    assert!((base[0].1 - 0.5).abs() < 1e-9, "{base:?}");
+    // Upper (motion set 1) plays nothing in Idle and Move's tree: its frozen pose is
+    // Move's leaves alone, each at the same weight as in the base layer.
+    let upper = clips(1);
+    assert_eq!(upper.len(), base.len() - 1, "{upper:?}");
+    for (u, b) in upper.iter().zip(&base[1..]) {
+        assert_eq!(u.0, b.0);
+        assert!((u.1 - b.1).abs() < 1e-9, "{upper:?} {base:?}");
+    }
+}

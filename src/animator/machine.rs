@@ -3,6 +3,7 @@
 //! interruption with a frozen pose. Produces the §4.10 output.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::model::*;
 use super::params::Params;
@@ -77,11 +78,17 @@ struct Instance {
 struct Frozen {
     path: String,
     /// Leaves with their weight in the frozen pose and fixed clip times.
-    leaves: Vec<(Leaf, f64, f64, f64)>,
+    leaves: Vec<FrozenLeaf>,
     /// The frozen state's normalised time and length.
     nt: f64,
     length: f64,
+    /// The same pose in each layer synced to this one (by layer index): the same states
+    /// and times, with that layer's motions.
+    synced: Vec<(usize, Vec<FrozenLeaf>)>,
 }
+
+/// A frozen leaf: the leaf, its weight in the frozen pose, its phase and clip time.
+type FrozenLeaf = (Leaf, f64, f64, f64);
 
 #[derive(Clone, Debug)]
 enum Source {
@@ -118,7 +125,8 @@ struct LayerState {
 /// A controller being played.
 pub struct Animator<'c> {
     controller: &'c Controller,
-    graphs: Vec<Graph<'c>>,
+    /// Shared so that an update can read every layer's graph while it changes the state.
+    graphs: Arc<Vec<Graph<'c>>>,
     /// One per layer that is not synced (synced layers share their source's).
     layers: Vec<Option<LayerState>>,
     pub params: Params,
@@ -209,7 +217,7 @@ impl<'c> Animator<'c> {
                 .map(|(i, l)| if i == 0 { 1.0 } else { l.weight as f64 })
                 .collect(),
             warnings: Vec::new(),
-            graphs: Vec::new(),
+            graphs: Arc::new(Vec::new()),
         };
         for (i, g) in graphs.iter().enumerate() {
             let state = if controller.layers[i].synced_layer.is_some() {
@@ -236,7 +244,7 @@ impl<'c> Animator<'c> {
             };
             a.layers.push(state);
         }
-        a.graphs = graphs;
+        a.graphs = Arc::new(graphs);
         a
     }
 
@@ -303,9 +311,8 @@ impl<'c> Animator<'c> {
             let Some(mut state) = self.layers[i].take() else {
                 continue;
             };
-            let graphs = std::mem::take(&mut self.graphs);
+            let graphs = Arc::clone(&self.graphs);
             self.update_layer(&graphs[i], &mut state, dt);
-            self.graphs = graphs;
             self.layers[i] = Some(state);
         }
     }
@@ -563,18 +570,61 @@ impl<'c> Animator<'c> {
 
     /// The blended pose of a running transition, frozen: every leaf with its weight in the
     /// blend and its clip time now; labelled with the source state's path, time and length.
-    fn freeze(&self, g: &Graph, r: &Running) -> Frozen {
-        let mut leaves: Vec<(Leaf, f64, f64, f64)> = Vec::new();
-        let parts: Vec<(&Instance, f64)> = match &r.source {
-            Source::Live(i) => vec![(i, 1.0 - r.p), (&r.destination, r.p)],
-            Source::Frozen(f) => {
-                for (leaf, w, phase, time) in &f.leaves {
-                    leaves.push((leaf.clone(), w * (1.0 - r.p), *phase, *time));
-                }
-                vec![(&r.destination, r.p)]
-            }
+    /// Layers synced to this one freeze the same states with their own motions.
+    fn freeze(&mut self, g: &Graph, r: &Running) -> Frozen {
+        let earlier = match &r.source {
+            Source::Frozen(f) => Some(f),
+            Source::Live(_) => None,
         };
-        for (inst, w) in parts {
+        let mut parts: Vec<(&Instance, f64)> = vec![(&r.destination, r.p)];
+        if let Source::Live(i) = &r.source {
+            parts.insert(0, (i, 1.0 - r.p));
+        }
+        let leaves = self.frozen_leaves(g, &parts, earlier.map(|f| f.leaves.as_slice()), 1.0 - r.p);
+        let graphs = Arc::clone(&self.graphs);
+        let driver = graphs.iter().position(|x| std::ptr::eq(x.layer, g.layer));
+        let mut synced = Vec::new();
+        for (k, sg) in graphs.iter().enumerate() {
+            if driver.is_none() || self.controller.layers[k].synced_layer != driver {
+                continue;
+            }
+            let mapped: Vec<(Instance, f64)> = parts
+                .iter()
+                .map(|(inst, w)| (self.mapped(g, sg, inst, true), *w))
+                .collect();
+            let refs: Vec<(&Instance, f64)> = mapped.iter().map(|(i, w)| (i, *w)).collect();
+            let before = earlier.and_then(|f| f.synced.iter().find(|(j, _)| *j == k));
+            let own = self.frozen_leaves(sg, &refs, before.map(|(_, l)| l.as_slice()), 1.0 - r.p);
+            synced.push((k, own));
+        }
+        let (path, nt, length) = match &r.source {
+            Source::Live(i) => (g.states[i.state].full_path.clone(), i.nt, i.length),
+            Source::Frozen(f) => (f.path.clone(), f.nt, f.length),
+        };
+        Frozen {
+            path,
+            leaves,
+            nt,
+            length,
+            synced,
+        }
+    }
+
+    /// The leaves of `parts` (instances with their weights) at their phases now, after the
+    /// leaves of an `earlier` frozen pose scaled by `earlier_weight`.
+    fn frozen_leaves(
+        &self,
+        g: &Graph,
+        parts: &[(&Instance, f64)],
+        earlier: Option<&[FrozenLeaf]>,
+        earlier_weight: f64,
+    ) -> Vec<FrozenLeaf> {
+        let mut leaves: Vec<FrozenLeaf> = earlier
+            .into_iter()
+            .flatten()
+            .map(|(leaf, w, phase, time)| (leaf.clone(), w * earlier_weight, *phase, *time))
+            .collect();
+        for &(inst, w) in parts {
             let offset = self.state_offset(g, inst);
             for leaf in &inst.leaves {
                 let phase = leaf.phase(inst.nt, offset);
@@ -586,16 +636,7 @@ impl<'c> Animator<'c> {
                 ));
             }
         }
-        let (path, nt, length) = match &r.source {
-            Source::Live(i) => (g.states[i.state].full_path.clone(), i.nt, i.length),
-            Source::Frozen(f) => (f.path.clone(), f.nt, f.length),
-        };
-        Frozen {
-            path,
-            leaves,
-            nt,
-            length,
-        }
+        leaves
     }
 
     fn state_offset(&self, g: &Graph, inst: &Instance) -> f64 {
@@ -654,7 +695,7 @@ impl<'c> Animator<'c> {
     /// layer's states with their own motions.
     pub fn output(&mut self) -> Vec<LayerOutput> {
         let controller = self.controller;
-        let graphs = std::mem::take(&mut self.graphs);
+        let graphs = Arc::clone(&self.graphs);
         let mut out = Vec::new();
         for (i, layer) in controller.layers.iter().enumerate() {
             let driver = self.driver(i);
@@ -685,8 +726,13 @@ impl<'c> Animator<'c> {
                 None => (None, vec![self.state_output(g, &current, 1.0)]),
                 Some(mut r) => {
                     r.destination = self.mapped(d, g, &r.destination, driver != i);
-                    if let Source::Live(s) = &r.source {
-                        r.source = Source::Live(self.mapped(d, g, s, driver != i));
+                    match &mut r.source {
+                        Source::Live(s) => *s = self.mapped(d, g, s, driver != i),
+                        Source::Frozen(f) => {
+                            if let Some((_, own)) = f.synced.iter().find(|(k, _)| *k == i) {
+                                f.leaves = own.clone();
+                            }
+                        }
                     }
                     let from = match &r.source {
                         Source::Live(s) => g.states[s.state].full_path.clone(),
@@ -709,7 +755,6 @@ impl<'c> Animator<'c> {
                 states,
             });
         }
-        self.graphs = graphs;
         out
     }
 
@@ -752,7 +797,7 @@ impl<'c> Animator<'c> {
         let Some(mut st) = self.layers[layer].take() else {
             return self.play(path, 0.0);
         };
-        let graphs = std::mem::take(&mut self.graphs);
+        let graphs = Arc::clone(&self.graphs);
         let g = &graphs[layer];
         let mut t = Transition::to(
             Destination::State(g.states[state].full_path.clone()),
@@ -760,15 +805,13 @@ impl<'c> Animator<'c> {
         );
         t.duration = seconds as f32;
         self.start(g, &mut st, t, List::Script, 0);
-        self.graphs = graphs;
         self.layers[layer] = Some(st);
         Ok(())
     }
 
     fn measure_in(&mut self, layer: usize, inst: &mut Instance) {
-        let graphs = std::mem::take(&mut self.graphs);
+        let graphs = Arc::clone(&self.graphs);
         self.measure(&graphs[layer], inst);
-        self.graphs = graphs;
     }
 
     /// The playing layer and state index of a full path.

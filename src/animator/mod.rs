@@ -5,7 +5,7 @@
 //! - [`model`]: the data model; [`raw`], [`built`], [`machines`]: class 91 as stored and its
 //!   conversion; [`text`]: editor YAML; [`names`]: the string table.
 //! - [`tree`], [`blend`]: blend tree leaves and weights; [`machine`]: the state machine per
-//!   update; [`script`]: scripted runs.
+//!   update; [`script`]: scripted runs; [`events`]: the clip events the leaves fire.
 //! - [`pose`]: the machine's output blended into joint transforms on a rig
 //!   ([`pose::PoseBlender`]); [`mask`]: layer masks per joint and per human-pose value.
 //!
@@ -17,6 +17,7 @@ pub mod avatar_mask;
 pub mod blend;
 pub mod built;
 pub mod check;
+pub mod events;
 pub mod json;
 mod layer_rules;
 pub mod machine;

@@ -18,8 +18,10 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::humanoid::{UnityHumanoid, joint_to_bevy};
+use super::playback::UnityClipEvent;
 use super::rig::{RigRoot, RigSkeleton};
 use crate::animator::Controller;
+use crate::animator::events::{EventTracker, FiredEvent};
 use crate::animator::machine::LayerOutput;
 use crate::animator::owned::{OwnedAnimator, PoseInputs, RigPose};
 use crate::clip::ClipData;
@@ -175,6 +177,10 @@ struct Running {
     pose: RigPose,
     /// The blended pose, in Bevy's space, per joint.
     transforms: Vec<Transform>,
+    clips: Arc<HashMap<(usize, i64), Arc<ClipData>>>,
+    events: EventTracker,
+    /// Events fired by the last update, until [`drive_animators`] sends them.
+    fired: Vec<FiredEvent>,
 }
 
 impl Running {
@@ -198,7 +204,21 @@ impl Running {
             animator: OwnedAnimator::new(asset.controller.clone()),
             pose,
             transforms: Vec::new(),
+            clips: asset.clips.clone(),
+            events: EventTracker::default(),
+            fired: Vec::new(),
         }
+    }
+
+    /// Notes the clip events the last update's leaves passed.
+    fn track_events(&mut self) {
+        let clips = &self.clips;
+        let fired = self
+            .events
+            .update(self.animator.output(), &|file, path_id| {
+                clips.get(&(file, path_id)).map(Arc::as_ref)
+            });
+        self.fired.extend(fired);
     }
 
     /// Blends the machine's current output into `transforms`.
@@ -233,10 +253,15 @@ pub fn start_animators(
 }
 
 /// Advances every running [`UnityAnimator`] by the frame's time (none for a frame of zero
-/// length) and blends the pose.
-pub fn drive_animators(time: Res<Time>, mut animators: Query<&mut UnityAnimator>) {
+/// length), blends the pose, and sends the clip events its leaves passed as
+/// [`UnityClipEvent`]s (every leaf whose weight is above 0, with that weight).
+pub fn drive_animators(
+    time: Res<Time>,
+    mut animators: Query<(Entity, &mut UnityAnimator)>,
+    mut messages: MessageWriter<UnityClipEvent>,
+) {
     let dt = time.delta_secs_f64();
-    animators.par_iter_mut().for_each(|mut animator| {
+    animators.par_iter_mut().for_each(|(_, mut animator)| {
         let step = dt * animator.speed as f64;
         let options = animator.options;
         let Some(running) = &mut animator.running else {
@@ -246,8 +271,28 @@ pub fn drive_animators(time: Res<Time>, mut animators: Query<&mut UnityAnimator>
             return;
         }
         running.animator.advance(step);
+        running.track_events();
         running.blend(options);
     });
+    for (entity, mut animator) in &mut animators {
+        if animator.running.as_ref().is_none_or(|r| r.fired.is_empty()) {
+            continue;
+        }
+        let Some(running) = animator.running.as_mut() else {
+            continue;
+        };
+        for f in running.fired.drain(..) {
+            messages.write(UnityClipEvent {
+                entity,
+                function: f.event.function,
+                data: f.event.data,
+                float: f.event.float,
+                int: f.event.int,
+                time: f.event.time,
+                weight: f.weight as f32,
+            });
+        }
+    }
 }
 
 /// Writes each animator's pose to its rig's joints.

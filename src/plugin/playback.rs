@@ -44,6 +44,9 @@ pub struct UnityClipEvent {
     pub int: i32,
     /// The event's clip time.
     pub time: f32,
+    /// The weight of the clip that fired it: 1 for a clip played alone, the leaf's weight in
+    /// its layer for a [`super::UnityAnimator`]'s clips.
+    pub weight: f32,
 }
 
 /// Advances every playhead and sets its animation's seek time (graph playback), or stops the
@@ -63,6 +66,7 @@ pub fn drive_playback(
                 float: e.float,
                 int: e.int,
                 time: e.time,
+                weight: 1.0,
             });
         }
         let Some(mut player) = player else {
