@@ -70,8 +70,11 @@ fn a_humanoid_clip_poses_every_joint_with_human_bone_names() {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["clip", "humanoid", "joints", "rig", "times", "warnings"]
+        [
+            "clip", "humanoid", "joints", "mirrored", "rig", "times", "warnings"
+        ]
     );
+    assert_eq!(v["mirrored"], false, "Dab's m_Mirror is off");
     assert_eq!(
         (
             v["clip"].as_str(),

@@ -39,6 +39,11 @@ pub struct OrbitCamera {
 /// Unity's Animation preview shows a character.
 pub const THREE_QUARTER: f32 = 0.6;
 
+/// The camera's distance from the framed focus, per unit of the framed box's diagonal: the
+/// box's bounding sphere (half the diagonal) fills the 45° vertical field of view with a
+/// tenth to spare, 0.55 / sin 22.5°.
+const FIT: f32 = 1.44;
+
 /// The camera's height above the horizon when it faces a rig (radians).
 const FACING_PITCH: f32 = 0.3;
 
@@ -84,7 +89,8 @@ impl OrbitCamera {
             return;
         }
         let focus = (min + max) / 2.0;
-        let radius = ((max - min).length() * 1.4).clamp(0.5, 1e5);
+        // The bounding sphere fits the vertical field of view (45°) with a little room.
+        let radius = ((max - min).length() * FIT).clamp(0.5, 1e5);
         self.focus = focus;
         self.radius = radius;
         self.framed = (focus, radius);
@@ -142,17 +148,18 @@ pub fn human_joints(skeleton: &Skeleton, rig: &HumanoidRig) -> Vec<bool> {
         .collect()
 }
 
-/// The human bones at rest and posed by the humanoid clip `clip` on `rig` across its
-/// length, with and without root motion (so the view holds when root motion is switched),
-/// with the other joints that lie near them in each frame (a weapon socket 10 km away does
-/// not count, wherever the clip puts it).
+/// The human bones posed by the humanoid clip `clip` on `rig` across its length, with and
+/// without root motion (so the view holds when root motion is switched), less each frame's
+/// far outliers. Other joints do not count (IK poles, sockets: a weapon socket 10 km away,
+/// wherever the clip puts it), nor does the rest pose, which a humanoid clip never shows (an
+/// FBX rest pose may lie or stand elsewhere).
 pub fn humanoid_motion_points(
     skeleton: &Skeleton,
     rig: &HumanoidRig,
     clip: &ClipData,
 ) -> Vec<Vec3> {
     let marked = human_joints(skeleton, rig);
-    let mut frames = vec![world_positions(skeleton, rest_transform)];
+    let mut frames = Vec::new();
     for root_motion in [true, false] {
         let options = PoseOptions { root_motion };
         frames.extend(
@@ -162,7 +169,7 @@ pub fn humanoid_motion_points(
     }
     frames
         .iter()
-        .flat_map(|j| frame_of(j, &marked, j))
+        .flat_map(|j| frame_of(j, &marked, &[]))
         .collect()
 }
 

@@ -81,3 +81,33 @@ impl ClipIndex {
         ClipIndex { kinds, rigs }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::demo::{DEMO, DEMO_FILE_NAME};
+    use crate::demo_controller::locomotion_bytes;
+    use crate::workspace::OpenOptions;
+
+    fn open(name: &str, bytes: Vec<u8>) -> Workspace {
+        Workspace::open_bytes(Path::new(name), bytes, &OpenOptions::default())
+    }
+
+    #[test]
+    fn every_clip_gets_its_kind_and_the_rig_it_plays_on() {
+        // The demo's clips are legacy, on its one rig (its Animation lists them all).
+        let demo = open(DEMO_FILE_NAME, DEMO.to_vec());
+        let index = ClipIndex::new(&demo);
+        assert_eq!(index.kinds.len(), demo.clips.len());
+        assert!(index.kinds.iter().all(|&k| k == Some(ClipKind::Legacy)));
+        assert!(index.rigs.iter().all(|&r| r == Some(0)));
+        // The locomotion bundle's gaits are Mecanim clips on generic paths.
+        let gaits = open("locomotion.bundle", locomotion_bytes().unwrap());
+        let index = ClipIndex::new(&gaits);
+        assert!(!index.kinds.is_empty());
+        assert!(index.kinds.iter().all(|&k| k == Some(ClipKind::Generic)));
+        assert!(index.rigs.iter().all(|&r| r == Some(0)));
+    }
+}

@@ -12,7 +12,7 @@ use crate::plugin::{RigJoint, UnityProperties};
 
 const BONE: Color = Color::srgb(0.35, 0.8, 1.0);
 /// A bone to or from a joint outside the framed view.
-const FAR_BONE: Color = Color::srgba(0.35, 0.8, 1.0, 0.12);
+const FAR_BONE: Color = Color::srgba(0.35, 0.8, 1.0, 0.06);
 /// A joint marker's radius at size 1, as a fraction of the framed view's radius.
 const MARKER: f32 = 0.008;
 const JOINT: Color = Color::srgb(1.0, 0.78, 0.15);

@@ -164,12 +164,10 @@ fn sample_times(start: f32, stop: f32) -> impl Iterator<Item = f32> {
 }
 
 /// One posed frame's framing points: the body's joints (the `marked` ones, else all, less
-/// their far outliers) and the meshes' bounds and other joints near them.
+/// their far outliers) and the meshes' bounds near them.
 fn frame_with_meshes(model: &UnityModel, world: &[Affine3A], marked: &[bool]) -> Vec<Vec3> {
     let joints: Vec<Vec3> = world.iter().map(|a| Vec3::from(a.translation)).collect();
-    let mut extra = model_points(model, world);
-    extra.extend_from_slice(&joints);
-    frame_of(&joints, marked, &extra)
+    frame_of(&joints, marked, &model_points(model, world))
 }
 
 /// Per joint: true where a skinned mesh has vertices weighted to it (the body of a generic

@@ -99,7 +99,7 @@ fn clip() -> LegacyClip {
         socket,
         vec![KeySpec::flat(0.0, parked), KeySpec::flat(2.0, parked)],
     );
-    let nod = (5f32).to_radians();
+    let nod = 5f32.to_radians();
     let rotation = PathCurve::new(
         path(4),
         vec![

@@ -197,9 +197,12 @@ fn status_bar(
             ui.colored_label(egui::Color32::YELLOW, note);
         }
         if scene.far_joints > 0 {
+            let (n, verb) = match scene.far_joints {
+                1 => ("1 joint".to_string(), "lies"),
+                n => (format!("{n} joints"), "lie"),
+            };
             ui.label(format!(
-                "{} joints lie far outside the view (zoom out to see them)",
-                scene.far_joints
+                "{n} {verb} far outside the view (zoom out to see them)"
             ));
         }
     });
