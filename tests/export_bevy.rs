@@ -49,10 +49,13 @@ use clipscope::{ClipData, Workspace};
 /// Times per clip at which Bevy's pose is compared.
 const TIMES: usize = 30;
 
-/// A fresh directory under the system's temporary folder.
+/// A fresh directory under the system's temporary folder, one per call (tests running at
+/// once may load files of one name).
 fn temp_dir(name: &str) -> PathBuf {
+    static COUNT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!(
-        "clipscope-export-bevy-{}-{name}",
+        "clipscope-export-bevy-{}-{name}-{n}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();

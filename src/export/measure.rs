@@ -86,11 +86,19 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
     let rest = source.rest();
     let mut errors = Errors::default();
     let start = source.clip.start;
-    let carried = |node: usize, path: Path| {
-        channels
-            .iter()
-            .any(|c| c.node == node && c.path == path && path != Path::Weights)
-    };
+    // Per joint: which of translation, rotation, scale a channel carries.
+    let mut carried = vec![[false; 3]; rest.len()];
+    for c in channels {
+        let slot = match c.path {
+            Path::Translation => 0,
+            Path::Rotation => 1,
+            Path::Scale => 2,
+            Path::Weights => continue,
+        };
+        if let Some(joint) = carried.get_mut(c.node) {
+            joint[slot] = true;
+        }
+    }
     let scaled = |node: usize, path: Path, e: f32| match path {
         Path::Translation => e * tolerance.unit(node),
         _ => e,
@@ -120,8 +128,12 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
             errors.add(c.node, t, c.path, e, tolerance.of(c.path));
         }
         for (j, (now, at_rest)) in frame.joints.iter().zip(&rest).enumerate() {
-            for path in [Path::Translation, Path::Rotation, Path::Scale] {
-                if !carried(j, path) {
+            let carries = carried.get(j).copied().unwrap_or_default();
+            for (path, carried) in [Path::Translation, Path::Rotation, Path::Scale]
+                .into_iter()
+                .zip(carries)
+            {
+                if !carried {
                     let e = scaled(j, path, error(path, at_rest.part(path), now.part(path)));
                     errors.add(j, t, path, e, tolerance.of(path));
                 }
