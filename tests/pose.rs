@@ -68,8 +68,20 @@ fn a_humanoid_clip_poses_every_joint_with_human_bone_names() {
     keys.sort_unstable();
     assert_eq!(
         keys,
-        ["clip", "humanoid", "joints", "rig", "times", "warnings"]
+        [
+            "clip", "goals", "humanoid", "joints", "rig", "times", "warnings"
+        ]
     );
+    // One goals object per time, each foot with its sole's distance to its goal.
+    let goals = v["goals"].as_array().expect("goals per time");
+    assert_eq!(goals.len(), 3);
+    for g in goals {
+        for foot in ["LeftFoot", "RightFoot"] {
+            let d = g[foot]["sole_distance"].as_f64().expect("a distance");
+            assert!((0.0..0.5).contains(&d), "{foot}: {d}");
+            assert_eq!(g[foot]["position"].as_array().map(Vec::len), Some(3));
+        }
+    }
     assert_eq!(
         (
             v["clip"].as_str(),
