@@ -71,10 +71,20 @@ fn a_humanoid_clip_poses_every_joint_with_human_bone_names() {
     assert_eq!(
         keys,
         [
-            "clip", "humanoid", "joints", "mirrored", "rig", "times", "warnings"
+            "clip", "goals", "humanoid", "joints", "mirrored", "rig", "times", "warnings"
         ]
     );
     assert_eq!(v["mirrored"], false, "Dab's m_Mirror is off");
+    // One goals object per time, each foot with its sole's distance to its goal.
+    let goals = v["goals"].as_array().expect("goals per time");
+    assert_eq!(goals.len(), 3);
+    for g in goals {
+        for foot in ["LeftFoot", "RightFoot"] {
+            let d = g[foot]["sole_distance"].as_f64().expect("a distance");
+            assert!((0.0..0.5).contains(&d), "{foot}: {d}");
+            assert_eq!(g[foot]["position"].as_array().map(Vec::len), Some(3));
+        }
+    }
     assert_eq!(
         (
             v["clip"].as_str(),

@@ -231,6 +231,18 @@ fn print_humanoid(r: &ClipReport) {
             m.muscle, m.name, m.min, m.max
         );
     }
+    for f in &h.sliding_feet {
+        println!(
+            "  note (retargeting): {} slides {:.1} % of the human scale from its goal \
+             between {:.3} s and {:.3} s ({:.4} to {:.4} m); Foot IK would correct it",
+            f.foot,
+            f.change * 100.0,
+            f.start,
+            f.stop,
+            f.min_distance,
+            f.max_distance
+        );
+    }
 }
 
 fn print_seams(r: &ClipReport) {
