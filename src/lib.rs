@@ -11,6 +11,8 @@
 //!   sample` and `clipscope pose` print); [`world`]: world transforms as Unity composes them.
 //! - [`version`]: Unity version strings, and the version a file is read with.
 //! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
+//! - [`yaml_write`]: clips written back as Unity's text `.anim` files (what `clipscope unity`
+//!   writes).
 //! - `authoring` (feature `authoring`, on by default): writing real Unity bundles (test
 //!   fixtures, the demo's source); `demo`: the built-in demo, embedded in every build.
 //! - `plugin` (feature `bevy`): the Bevy plugin; `viewer` (feature `viewer`): the viewer.

@@ -11,6 +11,7 @@ mod pose;
 mod progress;
 mod sample;
 mod texture;
+mod unity;
 #[cfg(feature = "viewer")]
 mod view;
 
@@ -52,6 +53,19 @@ enum Command {
     /// Run an AnimatorController under a parameter script and print its states and clip
     /// weights over time (JSON).
     Animate(animate::AnimateArgs),
+    /// Write clips as editable Unity .anim files (exact keys, Unity's names, a measured
+    /// error per file), to drop into a Unity project.
+    ///
+    /// Keys come from the built curves, not resampled: streamed segments as Hermite keys,
+    /// dense frames as linear keys, constants as one key, steps as constant tangents.
+    /// Transform curves go to Unity's position, rotation, Euler and scale lists; humanoid
+    /// curves keep Unity's muscle names; paths are named through the rigs and Avatars of the
+    /// opened files (open the character beside the clips), unknown ones written as
+    /// `unresolved/0x…` and reported. Files go to DIR/<source file name>/<clip>.anim with a
+    /// .meta whose guid is derived from (source file, path id). Each file is read back and
+    /// compared with the built clip: the console line and --report give the measured error.
+    /// Exit 0 when every asked-for file is written, 1 when some are not.
+    Unity(unity::UnityArgs),
     /// Open files or folders in the viewer (drop more onto its window).
     #[cfg(feature = "viewer")]
     View(view::ViewArgs),
@@ -190,6 +204,7 @@ pub fn run() -> ExitCode {
         Some(Command::Export(args)) => export::run(&args),
         Some(Command::Controller(args)) => controller::run(&args),
         Some(Command::Animate(args)) => animate::run(&args),
+        Some(Command::Unity(args)) => unity::run(&args),
         #[cfg(feature = "viewer")]
         Some(Command::View(args)) => view::run(&args),
         None => no_command(),

@@ -13,15 +13,28 @@ use crate::yaml::{GuidIndex, read_yaml_with_index};
 /// Most clip frames sampled per curve beside its key times.
 const FRAME_LIMIT: usize = 20_000;
 
-/// The largest difference over every written curve, relative to `max(1, |built value|)`;
-/// an object curve counts 1 where it names another object. `Err` when the text does not
-/// read back as a clip with the curves written.
-pub fn max_error(
+/// What the read-back measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// The largest difference, relative to `max(1, |built value|)`; an object curve counts 1
+    /// where it names another object.
+    pub max_error: f32,
+    /// The same after allowing each sample the f32 rounding of its time (`4 · ε · max(1, |t|)`
+    /// seconds times the curve's slope): what is left is the writer's own error. Dense
+    /// curves are linear in frame position, `(t - begin) · rate`, which f32 rounds to about
+    /// `ε · t · rate` frames, so a steep curve late in a long clip differs by more than 1e-6
+    /// between any two f32 evaluations of the same line.
+    pub beyond_time_rounding: f32,
+}
+
+/// Reads `text` back and compares it with the built clip. `Err` when the text does not read
+/// back as a clip with the curves written.
+pub fn measure(
     clip: &ClipData,
     plan: &Plan,
     pptr: &[TextRef],
     text: &str,
-) -> Result<f32, String> {
+) -> Result<Measured, String> {
     let path = Path::new("written.anim");
     let contents =
         read_yaml_with_index(path, text, &GuidIndex::default()).map_err(|e| e.to_string())?;
@@ -42,7 +55,7 @@ pub fn max_error(
     }
     let guids: Vec<&str> = contents.externals.iter().map(|e| e.guid.as_str()).collect();
     let frames = frame_times(clip);
-    let mut worst = 0.0f32;
+    let mut worst = Measured::default();
     let mut index = 0;
     for g in &plan.groups {
         for (source, text_curve) in g.sources.iter().zip(&g.curves) {
@@ -54,18 +67,32 @@ pub fn max_error(
             };
             let times = sample_times(text_curve.keys.iter().map(|k| k.key.time), &frames, clip);
             for t in times {
-                let error = if g.list == ListKind::PPtr {
+                let (error, beyond) = if g.list == ListKind::PPtr {
                     let want = pptr_at(pptr, built.sample(t));
                     let got = back_ref_at(&back, &guids, read.sample(t));
-                    if want == got { 0.0 } else { 1.0 }
+                    let e = if want == got { 0.0 } else { 1.0 };
+                    (e, e)
                 } else {
-                    difference(built.sample(t), read.sample(t))
+                    let (b, r) = (built.sample(t), read.sample(t));
+                    let e = difference(b, r);
+                    let allowed = 4.0 * f32::EPSILON * t.abs().max(1.0) * steepest(&built, t);
+                    (e, (e - allowed / b.abs().max(1.0)).max(0.0))
                 };
-                worst = worst.max(error);
+                worst.max_error = worst.max_error.max(error);
+                worst.beyond_time_rounding = worst.beyond_time_rounding.max(beyond);
             }
         }
     }
     Ok(worst)
+}
+
+/// The largest slope magnitude at `t` and a millisecond either side (a time rounded across
+/// a key lands in the neighbouring segment).
+fn steepest(curve: &crate::curve::Curve, t: f32) -> f32 {
+    [t - 1e-3, t, t + 1e-3]
+        .iter()
+        .map(|&u| curve.slope(u).abs())
+        .fold(0.0, f32::max)
 }
 
 /// `|a - b| / max(1, |a|)`; equal non-finite values differ by 0, a finite against a

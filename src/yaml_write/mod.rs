@@ -80,6 +80,9 @@ pub struct ClipReport {
     pub keys_out: usize,
     /// Largest measured difference, relative to `max(1, |value|)`; `None` when not measured.
     pub max_error: Option<f32>,
+    /// `max_error` after allowing each sample the f32 rounding of its time (dense curves
+    /// evaluated late in a long clip): the writer's own error.
+    pub max_error_beyond_time_rounding: Option<f32>,
     /// Why the measurement failed, where it did.
     pub measure_error: Option<String>,
     /// Path hashes no rig hierarchy or Avatar name table knows (written as
@@ -220,11 +223,11 @@ pub fn write_anim(
         scripts: &scripts,
     };
     let text = emit::anim_text(clip, &plan, &refs, layout);
-    let (max_error, measure_error) = if options.skip_measure {
+    let (measured, measure_error) = if options.skip_measure {
         (None, None)
     } else {
-        match measure::max_error(clip, &plan, &pptr, &text) {
-            Ok(e) => (Some(e), None),
+        match measure::measure(clip, &plan, &pptr, &text) {
+            Ok(m) => (Some(m), None),
             Err(e) => (None, Some(e)),
         }
     };
@@ -249,7 +252,8 @@ pub fn write_anim(
         curves: plan.curve_count(),
         keys_in: plan.keys_in(),
         keys_out: plan.keys_out(),
-        max_error,
+        max_error: measured.map(|m| m.max_error),
+        max_error_beyond_time_rounding: measured.map(|m| m.beyond_time_rounding),
         measure_error,
         unresolved_paths: plan.unresolved_paths.clone(),
         unresolved_attributes: plan.unresolved_attributes.clone(),

@@ -7,6 +7,7 @@ pub mod export;
 mod plot;
 mod side;
 mod timeline;
+pub mod unity_save;
 
 use bevy::camera::Viewport;
 use bevy::prelude::*;
@@ -89,6 +90,7 @@ pub fn panels(
                 &reference,
                 &mut export,
             );
+            unity_save::unity_save_section(ui, library.as_deref(), &selection);
             // The controller folds under the rig it drives, so the 3D view keeps its width.
             if let Some(library) = library
                 .as_deref()
