@@ -69,7 +69,9 @@ fn compare(path: &str, key: &str, expected: &Value, ours: &Value, out: &mut Vec<
                 a.as_f64().unwrap_or(f64::NAN),
                 b.as_f64().unwrap_or(f64::NAN),
             );
-            if !((x - y).abs() <= tolerance(key, x)) {
+            // NaN on either side is a mismatch too.
+            let within = (x - y).abs() <= tolerance(key, x);
+            if !within {
                 out.push(format!(
                     "{path}: {x}, clipscope {y} (off by {:e})",
                     (x - y).abs()
@@ -123,12 +125,8 @@ fn run_cli(args: &[String]) -> Result<Value, String> {
 
 /// The folder the index's `setup` describes: Cube.controller, Hop.anim and TextureMove.anim
 /// copied into an empty folder with `.meta` files for the two clips.
-fn meta_setup(controller: &Path, label: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "clipscope-anim-ref-{}-{}",
-        std::process::id(),
-        label.len()
-    ));
+fn meta_setup(controller: &Path) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clipscope-anim-ref-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp folder");
     let from = controller.parent().expect("a folder");
@@ -154,8 +152,9 @@ fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
     for entry in index["controllers"].as_array().expect("controllers") {
         let label = entry["label"].as_str().unwrap_or_default().to_string();
         let mut path = data.join(entry["path"].as_str().expect("path"));
-        if entry.get("setup").is_some() {
-            path = meta_setup(&path, &label);
+        let setup = entry.get("setup").is_some();
+        if setup {
+            path = meta_setup(&path);
         }
         let name = entry["name"].as_str().expect("name");
         let expected = read_json(&dir.join(entry["expected"].as_str().expect("expected")));
@@ -173,6 +172,9 @@ fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
             }
             Ok(other) => found.push(format!("expected one controller, got {other}")),
             Err(e) => found.push(e),
+        }
+        if setup && let Some(dir) = path.parent() {
+            let _ = std::fs::remove_dir_all(dir);
         }
         results.push((label, found));
     }
