@@ -69,7 +69,9 @@ fn compare(path: &str, key: &str, expected: &Value, ours: &Value, out: &mut Vec<
                 a.as_f64().unwrap_or(f64::NAN),
                 b.as_f64().unwrap_or(f64::NAN),
             );
-            if !((x - y).abs() <= tolerance(key, x)) {
+            // NaN on either side is a mismatch too.
+            let within = (x - y).abs() <= tolerance(key, x);
+            if !within {
                 out.push(format!(
                     "{path}: {x}, clipscope {y} (off by {:e})",
                     (x - y).abs()
@@ -123,12 +125,9 @@ fn run_cli(args: &[String]) -> Result<Value, String> {
 
 /// The folder the index's `setup` describes: Cube.controller, Hop.anim and TextureMove.anim
 /// copied into an empty folder with `.meta` files for the two clips.
-fn meta_setup(controller: &Path, label: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "clipscope-anim-ref-{}-{}",
-        std::process::id(),
-        label.len()
-    ));
+/// `tag` tells apart the folders of tests that run at the same time.
+fn meta_setup(controller: &Path, tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clipscope-anim-ref-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp folder");
     let from = controller.parent().expect("a folder");
@@ -154,8 +153,9 @@ fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
     for entry in index["controllers"].as_array().expect("controllers") {
         let label = entry["label"].as_str().unwrap_or_default().to_string();
         let mut path = data.join(entry["path"].as_str().expect("path"));
-        if entry.get("setup").is_some() {
-            path = meta_setup(&path, &label);
+        let setup = entry.get("setup").is_some();
+        if setup {
+            path = meta_setup(&path, "model");
         }
         let name = entry["name"].as_str().expect("name");
         let expected = read_json(&dir.join(entry["expected"].as_str().expect("expected")));
@@ -173,6 +173,9 @@ fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
             }
             Ok(other) => found.push(format!("expected one controller, got {other}")),
             Err(e) => found.push(e),
+        }
+        if setup && let Some(dir) = path.parent() {
+            let _ = std::fs::remove_dir_all(dir);
         }
         results.push((label, found));
     }
@@ -280,4 +283,49 @@ fn missing_clips_are_listed() {
     let v: Value = serde_json::from_str(&out).expect("JSON");
     let motion = &v[0]["layers"][0]["state_machine"]["states"][0]["motion"];
     assert_eq!(motion["clip"], Value::Null, "{motion}");
+}
+
+#[test]
+fn a_controller_opened_alone_plays_the_clips_its_meta_guids_name() {
+    let Some(path) = common::data("yaml/unitypackage-js/Cube.controller") else {
+        return;
+    };
+    let copy = meta_setup(&path, "alone");
+    let ws = clipscope::Workspace::open(std::slice::from_ref(&copy), &Default::default());
+    let names: Vec<String> = ws.clips.iter().map(|c| c.name.clone()).collect();
+    let model = ws.controllers[0].model.clone().expect("decodes");
+    let args = [
+        "animate".to_string(),
+        copy.display().to_string(),
+        "--controller".to_string(),
+        "Cube".to_string(),
+        "--times=0.5".to_string(),
+        "--json".to_string(),
+    ];
+    let frames = run_cli(&args);
+    let _ = std::fs::remove_dir_all(copy.parent().expect("a folder"));
+    // The two .anim files were opened on demand, and the states' motions resolved to them.
+    assert_eq!(names, ["Hop", "TextureMove"], "{:?}", ws.warnings);
+    assert_eq!(ws.controllers[0].clips.len(), 2);
+    let resolved: Vec<Option<String>> = model
+        .layers
+        .iter()
+        .map(|l| match &l.state_machine.states[0].motion {
+            Some(clipscope::animator::model::Motion::Clip(c)) => {
+                c.resolved.as_ref().map(|r| r.name.clone())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resolved, [Some("Hop".into()), Some("TextureMove".into())]);
+    // `animate` plays them: each layer's leaf is the clip, at 0.5 s of its 1 s.
+    let frames = frames.expect("animate runs");
+    for (layer, clip) in ["Hop", "TextureMove"].iter().enumerate() {
+        let leaf = &frames[0]["layers"][layer]["states"][0]["leaves"][0];
+        assert_eq!(leaf["clip"], *clip, "{leaf}");
+        assert!(
+            (leaf["clip_time"].as_f64().unwrap() - 0.5).abs() < 1e-9,
+            "{leaf}"
+        );
+    }
 }
