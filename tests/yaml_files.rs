@@ -117,7 +117,10 @@ fn every_yaml_file_reads_and_every_clip_decodes() {
             .count()
     };
     assert_eq!((clips, controllers), (count("anim"), count("controller")));
-    assert!(clips >= 20 && controllers >= 5, "{clips} clips, {controllers} controllers");
+    assert!(
+        clips >= 20 && controllers >= 5,
+        "{clips} clips, {controllers} controllers"
+    );
     assert!(rigs >= 8, "{rigs} rigs");
 }
 

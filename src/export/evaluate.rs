@@ -119,22 +119,54 @@ fn normalize(v: Vec<f32>) -> Vec<f32> {
 
 /// Spherical interpolation along the shorter arc (what glTF viewers and Bevy do).
 pub fn slerp(a: [f32; 4], b: [f32; 4], s: f32) -> [f32; 4] {
-    let mut d: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    let b = if d < 0.0 {
-        d = -d;
-        b.map(|c| -c)
-    } else {
-        b
-    };
-    if d > 0.9995 {
-        let v: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + (y - x) * s).collect();
-        return normalize(v).try_into().unwrap_or(a);
+    Slerp::new(a, b).at(s)
+}
+
+/// [`slerp`] between two fixed rotations, its arc computed once for many fractions.
+#[derive(Clone, Copy, Debug)]
+pub struct Slerp {
+    a: [f32; 4],
+    b: [f32; 4],
+    /// The arc's angle and its sine; `None` where the two are close enough to lerp.
+    arc: Option<(f32, f32)>,
+}
+
+impl Slerp {
+    pub fn new(a: [f32; 4], b: [f32; 4]) -> Slerp {
+        let mut d: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        let b = if d < 0.0 {
+            d = -d;
+            b.map(|c| -c)
+        } else {
+            b
+        };
+        let arc = (d <= 0.9995).then(|| {
+            let theta = d.min(1.0).acos();
+            (theta, theta.sin())
+        });
+        Slerp { a, b, arc }
     }
-    let theta = d.min(1.0).acos();
-    let sin = theta.sin();
-    let wa = ((1.0 - s) * theta).sin() / sin;
-    let wb = (s * theta).sin() / sin;
-    std::array::from_fn(|i| wa * a[i] + wb * b[i])
+
+    /// The rotation at fraction `s` of the arc.
+    pub fn at(&self, s: f32) -> [f32; 4] {
+        let (a, b) = (self.a, self.b);
+        match self.arc {
+            None => {
+                let v: [f32; 4] = std::array::from_fn(|i| a[i] + (b[i] - a[i]) * s);
+                let len = v.iter().map(|c| c * c).sum::<f32>().sqrt();
+                if len > 0.0 && len.is_finite() {
+                    v.map(|c| c / len)
+                } else {
+                    v
+                }
+            }
+            Some((theta, sin)) => {
+                let wa = ((1.0 - s) * theta).sin() / sin;
+                let wb = (s * theta).sin() / sin;
+                std::array::from_fn(|i| wa * a[i] + wb * b[i])
+            }
+        }
+    }
 }
 
 /// The normalised per-component lerp of two quaternions as given (no shorter arc taken):
