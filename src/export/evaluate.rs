@@ -59,6 +59,35 @@ impl Keys {
         self.evaluate_as(path, t, true)
     }
 
+    /// A linear rotation channel at time `t` as glTF plays it and as Blender does
+    /// ([`Keys::evaluate`], [`Keys::evaluate_blender`]), its keys looked up once; `None`
+    /// for other channels.
+    pub fn evaluate_rotation_both(&self, t: f32) -> Option<([f32; 4], [f32; 4])> {
+        if self.interpolation != Interpolation::Linear || self.width != 4 {
+            return None;
+        }
+        let n = self.times.len();
+        let key = |k: usize| -> [f32; 4] { self.value(k).try_into().unwrap_or([0.0; 4]) };
+        if n == 0 {
+            return Some(([0.0; 4], [0.0; 4]));
+        }
+        if t <= self.times[0] || n == 1 {
+            return Some((key(0), key(0)));
+        }
+        if t >= self.times[n - 1] {
+            return Some((key(n - 1), key(n - 1)));
+        }
+        let k = self.times.partition_point(|&x| x <= t) - 1;
+        let dt = self.times[k + 1] - self.times[k];
+        let s = if dt > 0.0 {
+            (t - self.times[k]) / dt
+        } else {
+            0.0
+        };
+        let (a, b) = (key(k), key(k + 1));
+        Some((slerp(a, b, s), nlerp(a, b, s)))
+    }
+
     fn evaluate_as(&self, path: Path, t: f32, blender: bool) -> Vec<f32> {
         let n = self.times.len();
         if n == 0 {
@@ -191,19 +220,20 @@ pub fn angle_between(a: &[f32], b: &[f32]) -> f32 {
     if !(usable(la) && usable(lb)) {
         return if a == b { 0.0 } else { std::f32::consts::PI };
     }
-    let pairs = || {
-        a.iter()
-            .zip(b)
-            .map(move |(&x, &y)| (f64::from(x) / la, f64::from(y) / lb))
-    };
-    let dot: f64 = pairs().map(|(x, y)| x * y).sum();
-    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    let (mut minus, mut plus) = (0.0f64, 0.0f64);
-    for (x, y) in pairs() {
-        minus += (x - sign * y).powi(2);
-        plus += (x + sign * y).powi(2);
+    // One pass: |a − b|² and |a + b|² of the normalised pair; the hemisphere is the one
+    // where |a − b| is the shorter (|a + b|² − |a − b|² = 4·a·b).
+    let (ia, ib) = (1.0 / la, 1.0 / lb);
+    let (mut apart, mut together) = (0.0f64, 0.0f64);
+    for (&x, &y) in a.iter().zip(b) {
+        let (x, y) = (f64::from(x) * ia, f64::from(y) * ib);
+        apart += (x - y) * (x - y);
+        together += (x + y) * (x + y);
     }
-    let (minus, plus) = (minus.sqrt(), plus.sqrt());
+    let (minus, plus) = if together < apart {
+        (together.sqrt(), apart.sqrt())
+    } else {
+        (apart.sqrt(), together.sqrt())
+    };
     // atan(x) = x − x³/3 + O(x⁵): below 1e-2 the series is exact to f32 and the sum is
     // where reduction and sampling spend their time.
     let x = minus / plus;
@@ -299,6 +329,12 @@ mod tests {
             "{slerped}"
         );
         assert!(nlerped > 2.0, "{nlerped}");
+        // Both at once, as the measure reads them: the same values, clamped alike.
+        for t in [-1.0f32, 0.0, 0.3, 0.5, 1.0, 2.0] {
+            let (gltf, blender) = k.evaluate_rotation_both(t).unwrap();
+            assert_eq!(gltf.to_vec(), k.evaluate(Path::Rotation, t), "{t}");
+            assert_eq!(blender.to_vec(), k.evaluate_blender(Path::Rotation, t), "{t}");
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::bindings::key_times;
 use super::channels::{Built, Channel, HOLD, Tolerance};
-use super::evaluate::{Interpolation, Path, angle_between, distance, max_abs_diff};
+use super::evaluate::{Path, angle_between, distance, max_abs_diff};
 use super::source::{Frame, Source};
 
 /// The largest errors of one clip, by kind, and where the worst (relative to its
@@ -114,11 +114,15 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
                 }
                 path => frame.joints.get(c.node).map_or(&[], |j| j.part(path)),
             };
-            let mut e = error(c.path, &c.keys.evaluate(c.path, t - start), exact);
-            if c.path == Path::Rotation && c.keys.interpolation == Interpolation::Linear {
-                let blender = c.keys.evaluate_blender(c.path, t - start);
-                e = e.max(error(c.path, &blender, exact));
-            }
+            let both = (c.path == Path::Rotation)
+                .then(|| c.keys.evaluate_rotation_both(t - start))
+                .flatten();
+            let e = match both {
+                Some((gltf, blender)) => {
+                    error(c.path, &gltf, exact).max(error(c.path, &blender, exact))
+                }
+                None => error(c.path, &c.keys.evaluate(c.path, t - start), exact),
+            };
             let e = scaled(c.node, c.path, e);
             errors.add(c.node, t, c.path, e, tolerance.of(c.path));
         }
