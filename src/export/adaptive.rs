@@ -6,7 +6,7 @@
 //! rule, Bevy, three.js) and the per-component linear quaternion curves Blender's importer
 //! writes (a normalised lerp, [`nlerp`]). Translations, scales and weights are lerped.
 
-use super::evaluate::{Path, angle_between, nlerp, slerp};
+use super::evaluate::{Path, Slerp, angle_between, nlerp};
 
 /// Shortest interval split, in seconds.
 pub const FLOOR: f32 = 1e-3;
@@ -57,17 +57,8 @@ impl Sampled {
 pub fn path_error(path: Path, a: &[f32], b: &[f32], s: f32, exact: &[f32], align: bool) -> f32 {
     match path {
         Path::Rotation => {
-            let qa: [f32; 4] = a.try_into().unwrap_or([0.0, 0.0, 0.0, 1.0]);
-            let mut qb: [f32; 4] = b.try_into().unwrap_or(qa);
-            if align && qa.iter().zip(&qb).map(|(x, y)| x * y).sum::<f32>() < 0.0 {
-                qb = qb.map(|c| -c);
-            }
-            let Ok(exact) = <[f32; 4]>::try_from(exact) else {
-                return f32::INFINITY;
-            };
-            let slerped = unit_angle(slerp(qa, qb, s), exact);
-            let nlerped = unit_angle(nlerp(qa, qb, s), exact);
-            slerped.max(nlerped)
+            let (qa, qb) = rotation_ends(a, b, align);
+            rotation_error(qa, qb, &Slerp::new(qa, qb), s, exact)
         }
         Path::Translation => {
             if a.len() != exact.len() || b.len() != exact.len() {
@@ -84,6 +75,44 @@ pub fn path_error(path: Path, a: &[f32], b: &[f32], s: f32, exact: &[f32], align
             lerped.fold(0.0, f32::max)
         }
     }
+}
+
+/// True when [`path_error`] is within `tolerance` at every `(fraction, exact)` check, the
+/// rotation's arc computed once for all of them.
+pub fn path_within<'e>(
+    path: Path,
+    a: &[f32],
+    b: &[f32],
+    align: bool,
+    mut checks: impl Iterator<Item = (f32, &'e [f32])>,
+    tolerance: f32,
+) -> bool {
+    if path == Path::Rotation {
+        let (qa, qb) = rotation_ends(a, b, align);
+        let arc = Slerp::new(qa, qb);
+        return checks.all(|(s, exact)| rotation_error(qa, qb, &arc, s, exact) <= tolerance);
+    }
+    checks.all(|(s, exact)| path_error(path, a, b, s, exact, align) <= tolerance)
+}
+
+/// The two ends of a rotation path (`b` on `a`'s hemisphere when `align`).
+fn rotation_ends(a: &[f32], b: &[f32], align: bool) -> ([f32; 4], [f32; 4]) {
+    let qa: [f32; 4] = a.try_into().unwrap_or([0.0, 0.0, 0.0, 1.0]);
+    let mut qb: [f32; 4] = b.try_into().unwrap_or(qa);
+    if align && qa.iter().zip(&qb).map(|(x, y)| x * y).sum::<f32>() < 0.0 {
+        qb = qb.map(|c| -c);
+    }
+    (qa, qb)
+}
+
+/// [`path_error`] of a rotation from `qa` to `qb` (`arc` their slerp).
+fn rotation_error(qa: [f32; 4], qb: [f32; 4], arc: &Slerp, s: f32, exact: &[f32]) -> f32 {
+    let Ok(exact) = <[f32; 4]>::try_from(exact) else {
+        return f32::INFINITY;
+    };
+    let slerped = unit_angle(arc.at(s), exact);
+    let nlerped = unit_angle(nlerp(qa, qb, s), exact);
+    slerped.max(nlerped)
 }
 
 /// The angle between two rotations given as (near) unit quaternions, in f32:
@@ -119,11 +148,8 @@ fn lerp<'v>(a: &'v [f32], b: &'v [f32], s: f32) -> impl Iterator<Item = f32> + '
 fn within<'r>(parts: &[Part], a: &'r [f32], b: &'r [f32], checks: &[(f32, &'r [f32])]) -> bool {
     parts.iter().all(|p| {
         let at = |row: &'r [f32]| row.get(p.offset..p.offset + p.width).unwrap_or(&[]);
-        let (va, vb) = (at(a), at(b));
-        checks.iter().all(|(s, row)| {
-            let e = path_error(p.path, va, vb, *s, at(row), true);
-            e <= p.tolerance
-        })
+        let checks = checks.iter().map(|(s, row)| (*s, at(row)));
+        path_within(p.path, at(a), at(b), true, checks, p.tolerance)
     })
 }
 

@@ -59,6 +59,35 @@ impl Keys {
         self.evaluate_as(path, t, true)
     }
 
+    /// A linear rotation channel at time `t` as glTF plays it and as Blender does
+    /// ([`Keys::evaluate`], [`Keys::evaluate_blender`]), its keys looked up once; `None`
+    /// for other channels.
+    pub fn evaluate_rotation_both(&self, t: f32) -> Option<([f32; 4], [f32; 4])> {
+        if self.interpolation != Interpolation::Linear || self.width != 4 {
+            return None;
+        }
+        let n = self.times.len();
+        let key = |k: usize| -> [f32; 4] { self.value(k).try_into().unwrap_or([0.0; 4]) };
+        if n == 0 {
+            return Some(([0.0; 4], [0.0; 4]));
+        }
+        if t <= self.times[0] || n == 1 {
+            return Some((key(0), key(0)));
+        }
+        if t >= self.times[n - 1] {
+            return Some((key(n - 1), key(n - 1)));
+        }
+        let k = self.times.partition_point(|&x| x <= t) - 1;
+        let dt = self.times[k + 1] - self.times[k];
+        let s = if dt > 0.0 {
+            (t - self.times[k]) / dt
+        } else {
+            0.0
+        };
+        let (a, b) = (key(k), key(k + 1));
+        Some((slerp(a, b, s), nlerp(a, b, s)))
+    }
+
     fn evaluate_as(&self, path: Path, t: f32, blender: bool) -> Vec<f32> {
         let n = self.times.len();
         if n == 0 {
@@ -119,22 +148,54 @@ fn normalize(v: Vec<f32>) -> Vec<f32> {
 
 /// Spherical interpolation along the shorter arc (what glTF viewers and Bevy do).
 pub fn slerp(a: [f32; 4], b: [f32; 4], s: f32) -> [f32; 4] {
-    let mut d: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    let b = if d < 0.0 {
-        d = -d;
-        b.map(|c| -c)
-    } else {
-        b
-    };
-    if d > 0.9995 {
-        let v: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + (y - x) * s).collect();
-        return normalize(v).try_into().unwrap_or(a);
+    Slerp::new(a, b).at(s)
+}
+
+/// [`slerp`] between two fixed rotations, its arc computed once for many fractions.
+#[derive(Clone, Copy, Debug)]
+pub struct Slerp {
+    a: [f32; 4],
+    b: [f32; 4],
+    /// The arc's angle and its sine; `None` where the two are close enough to lerp.
+    arc: Option<(f32, f32)>,
+}
+
+impl Slerp {
+    pub fn new(a: [f32; 4], b: [f32; 4]) -> Slerp {
+        let mut d: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        let b = if d < 0.0 {
+            d = -d;
+            b.map(|c| -c)
+        } else {
+            b
+        };
+        let arc = (d <= 0.9995).then(|| {
+            let theta = d.min(1.0).acos();
+            (theta, theta.sin())
+        });
+        Slerp { a, b, arc }
     }
-    let theta = d.min(1.0).acos();
-    let sin = theta.sin();
-    let wa = ((1.0 - s) * theta).sin() / sin;
-    let wb = (s * theta).sin() / sin;
-    std::array::from_fn(|i| wa * a[i] + wb * b[i])
+
+    /// The rotation at fraction `s` of the arc.
+    pub fn at(&self, s: f32) -> [f32; 4] {
+        let (a, b) = (self.a, self.b);
+        match self.arc {
+            None => {
+                let v: [f32; 4] = std::array::from_fn(|i| a[i] + (b[i] - a[i]) * s);
+                let len = v.iter().map(|c| c * c).sum::<f32>().sqrt();
+                if len > 0.0 && len.is_finite() {
+                    v.map(|c| c / len)
+                } else {
+                    v
+                }
+            }
+            Some((theta, sin)) => {
+                let wa = ((1.0 - s) * theta).sin() / sin;
+                let wb = (s * theta).sin() / sin;
+                std::array::from_fn(|i| wa * a[i] + wb * b[i])
+            }
+        }
+    }
 }
 
 /// The normalised per-component lerp of two quaternions as given (no shorter arc taken):
@@ -159,19 +220,20 @@ pub fn angle_between(a: &[f32], b: &[f32]) -> f32 {
     if !(usable(la) && usable(lb)) {
         return if a == b { 0.0 } else { std::f32::consts::PI };
     }
-    let pairs = || {
-        a.iter()
-            .zip(b)
-            .map(move |(&x, &y)| (f64::from(x) / la, f64::from(y) / lb))
-    };
-    let dot: f64 = pairs().map(|(x, y)| x * y).sum();
-    let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    let (mut minus, mut plus) = (0.0f64, 0.0f64);
-    for (x, y) in pairs() {
-        minus += (x - sign * y).powi(2);
-        plus += (x + sign * y).powi(2);
+    // One pass: |a − b|² and |a + b|² of the normalised pair; the hemisphere is the one
+    // where |a − b| is the shorter (|a + b|² − |a − b|² = 4·a·b).
+    let (ia, ib) = (1.0 / la, 1.0 / lb);
+    let (mut apart, mut together) = (0.0f64, 0.0f64);
+    for (&x, &y) in a.iter().zip(b) {
+        let (x, y) = (f64::from(x) * ia, f64::from(y) * ib);
+        apart += (x - y) * (x - y);
+        together += (x + y) * (x + y);
     }
-    let (minus, plus) = (minus.sqrt(), plus.sqrt());
+    let (minus, plus) = if together < apart {
+        (together.sqrt(), apart.sqrt())
+    } else {
+        (apart.sqrt(), together.sqrt())
+    };
     // atan(x) = x − x³/3 + O(x⁵): below 1e-2 the series is exact to f32 and the sum is
     // where reduction and sampling spend their time.
     let x = minus / plus;
@@ -267,6 +329,12 @@ mod tests {
             "{slerped}"
         );
         assert!(nlerped > 2.0, "{nlerped}");
+        // Both at once, as the measure reads them: the same values, clamped alike.
+        for t in [-1.0f32, 0.0, 0.3, 0.5, 1.0, 2.0] {
+            let (gltf, blender) = k.evaluate_rotation_both(t).unwrap();
+            assert_eq!(gltf.to_vec(), k.evaluate(Path::Rotation, t), "{t}");
+            assert_eq!(blender.to_vec(), k.evaluate_blender(Path::Rotation, t), "{t}");
+        }
     }
 
     #[test]

@@ -2,21 +2,15 @@
 //! kept keys (for rotations both slerp and Blender's per-component nlerp) stays within a
 //! tolerance of every dropped sample.
 
-use super::adaptive::path_error;
+use super::adaptive::path_within;
 use super::evaluate::Path;
 
 /// Longest run of samples one kept segment may span (bounds the cost of a check to this
 /// many evaluations; a longer still run just keeps one more key).
 const MAX_SPAN: usize = 512;
 
-/// The error of `sample` against the path's interpolation of `a` and `b` at fraction `s`
-/// (rotations: slerp and Blender's nlerp, the keys as written).
-fn error(path: Path, a: &[f32], b: &[f32], s: f32, sample: &[f32]) -> f32 {
-    path_error(path, a, b, s, sample, false)
-}
-
 /// True when every sample strictly between `a` and `b` lies within `tolerance` of the
-/// interpolation between them.
+/// interpolation between them (rotations: slerp and Blender's nlerp, the keys as written).
 fn spans(
     path: Path,
     times: &[f32],
@@ -28,10 +22,8 @@ fn spans(
 ) -> bool {
     let v = |k: usize| &values[k * w..(k + 1) * w];
     let (ta, tb) = (times[a], times[b]);
-    (a + 1..b).all(|k| {
-        let s = (times[k] - ta) / (tb - ta);
-        error(path, v(a), v(b), s, v(k)) <= tol
-    })
+    let checks = (a + 1..b).map(|k| ((times[k] - ta) / (tb - ta), v(k)));
+    path_within(path, v(a), v(b), false, checks, tol)
 }
 
 /// The indices of the samples to keep (always the first and the last). From each kept
