@@ -272,9 +272,10 @@ impl AvatarData {
             .zip(pose)
             .enumerate()
             .map(|(i, (node, x))| {
-                let parent = match parent_by_path {
-                    true => path_parent(i).or(node.parent),
-                    false => node.parent,
+                let parent = if parent_by_path {
+                    path_parent(i).or(node.parent)
+                } else {
+                    node.parent
                 };
                 let path = self.node_path(i).unwrap_or_default().to_string();
                 let name = match path.rsplit('/').next() {

@@ -449,8 +449,8 @@ fn tpose_unit(avatar: &AvatarData, nodes: &[HumanNode], hips: usize, hips_parent
 fn to_rig_units(nodes: &mut [HumanNode], skeleton: &Skeleton, unit: f64) {
     let tpose = tpose_world_scales(nodes);
     let rest = rest_world_scales(skeleton);
-    for i in 0..nodes.len() {
-        let (Some(p), Some(j)) = (nodes[i].parent, nodes[i].joint) else {
+    for node in nodes.iter_mut() {
+        let (Some(p), Some(j)) = (node.parent, node.joint) else {
             continue;
         };
         let above = skeleton
@@ -463,7 +463,7 @@ fn to_rig_units(nodes: &mut [HumanNode], skeleton: &Skeleton, unit: f64) {
             .iter()
             .all(|v| v.is_finite() && v.abs() > 1e-12);
         if usable {
-            nodes[i].rig_t = (nodes[i].tpose.t.scale(tpose[p]) * unit).unscale(above);
+            node.rig_t = (node.tpose.t.scale(tpose[p]) * unit).unscale(above);
         }
     }
 }
