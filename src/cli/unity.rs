@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clipscope::workspace::{ObjectRef, Workspace};
+use clipscope::yaml_write::file_name::safe_file_name;
 use clipscope::yaml_write::guid::meta_text;
 use clipscope::yaml_write::{ANIM_FILE_ID, AnimText, NameBook, WriteOptions, write_anim};
 use rayon::prelude::*;
@@ -218,27 +219,6 @@ impl UniqueNames {
             candidate = format!("{name} {n}");
         }
         candidate
-    }
-}
-
-/// A file name with the characters no file system allows (and control characters)
-/// replaced by `_`; never empty, never `.` or `..`, no trailing dots or spaces.
-fn safe_file_name(name: &str) -> String {
-    let replaced: String = name
-        .chars()
-        .map(|c| {
-            if c.is_control() || "/\\:*?\"<>|".contains(c) {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let trimmed = replaced.trim_end_matches(['.', ' ']).trim_start();
-    if trimmed.is_empty() {
-        "clip".to_string()
-    } else {
-        trimmed.to_string()
     }
 }
 

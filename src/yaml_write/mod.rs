@@ -14,6 +14,7 @@
 //!   built clip.
 
 mod emit;
+pub mod file_name;
 mod float;
 pub mod guid;
 pub mod keys;

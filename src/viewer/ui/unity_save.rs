@@ -7,7 +7,9 @@ use std::path::Path;
 
 use bevy_egui::egui;
 
-use crate::viewer::scene::{Library, Selection};
+use crate::viewer::library::Library;
+use crate::viewer::scene::Selection;
+use crate::yaml_write::file_name::safe_file_name;
 use crate::yaml_write::guid::meta_text;
 use crate::yaml_write::{ANIM_FILE_ID, NameBook, WriteOptions, write_anim};
 
@@ -35,17 +37,7 @@ fn save(library: &Library, selection: &Selection, folder: &str) -> Result<String
     let anim = write_anim(ws, &names, at, &WriteOptions::default()).map_err(|e| e.to_string())?;
     let dir = Path::new(folder.trim());
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let stem: String = anim
-        .name
-        .chars()
-        .map(|c| {
-            if c.is_control() || "/\\:*?\"<>|".contains(c) {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
+    let stem = safe_file_name(&anim.name);
     let path = dir.join(format!("{stem}.anim"));
     std::fs::write(&path, &anim.text).map_err(|e| format!("{}: {e}", path.display()))?;
     let meta = dir.join(format!("{stem}.anim.meta"));
