@@ -333,7 +333,11 @@ mod tests {
         for t in [-1.0f32, 0.0, 0.3, 0.5, 1.0, 2.0] {
             let (gltf, blender) = k.evaluate_rotation_both(t).unwrap();
             assert_eq!(gltf.to_vec(), k.evaluate(Path::Rotation, t), "{t}");
-            assert_eq!(blender.to_vec(), k.evaluate_blender(Path::Rotation, t), "{t}");
+            assert_eq!(
+                blender.to_vec(),
+                k.evaluate_blender(Path::Rotation, t),
+                "{t}"
+            );
         }
     }
 
