@@ -90,9 +90,48 @@ pub fn path_within<'e>(
     if path == Path::Rotation {
         let (qa, qb) = rotation_ends(a, b, align);
         let arc = Slerp::new(qa, qb);
-        return checks.all(|(s, exact)| rotation_error(qa, qb, &arc, s, exact) <= tolerance);
+        let bound = AngleBound::new(tolerance);
+        return checks.all(|(s, exact)| {
+            let Ok(exact) = <[f32; 4]>::try_from(exact) else {
+                return false;
+            };
+            bound.holds(arc.at(s), exact) && bound.holds(nlerp(qa, qb, s), exact)
+        });
     }
     checks.all(|(s, exact)| path_error(path, a, b, s, exact, align) <= tolerance)
+}
+
+/// "The angle between two unit quaternions is at most `tolerance`", without the angle:
+/// `4·atan(|a − b| / |a + b|) ≤ tol` is `|a − b|² ≤ tan²(tol / 4)·|a + b|²` (on the nearer
+/// hemisphere), which needs neither a square root nor an arc tangent.
+struct AngleBound {
+    tolerance: f32,
+    /// `tan²(tolerance / 4)`, when the tolerance is below a full turn.
+    chord: Option<f32>,
+}
+
+impl AngleBound {
+    fn new(tolerance: f32) -> AngleBound {
+        let quarter = tolerance / 4.0;
+        let chord = (quarter >= 0.0 && quarter < std::f32::consts::FRAC_PI_2).then(|| {
+            let k = quarter.tan();
+            k * k
+        });
+        AngleBound { tolerance, chord }
+    }
+
+    fn holds(&self, a: [f32; 4], b: [f32; 4]) -> bool {
+        let (mut apart, mut together) = (0.0f32, 0.0f32);
+        for (x, y) in a.iter().zip(&b) {
+            apart += (x - y) * (x - y);
+            together += (x + y) * (x + y);
+        }
+        let (near, far) = (apart.min(together), apart.max(together));
+        match self.chord {
+            Some(k2) if far > 0.0 && far.is_finite() && near.is_finite() => near <= k2 * far,
+            _ => unit_angle(a, b) <= self.tolerance,
+        }
+    }
 }
 
 /// The two ends of a rotation path (`b` on `a`'s hemisphere when `align`).
@@ -296,6 +335,38 @@ mod tests {
             );
             assert_eq!(unit_angle(a, b.map(|c| -c)), quick);
         }
+    }
+
+    #[test]
+    fn the_angle_bound_agrees_with_the_angle() {
+        let a = [0.1f32, -0.7, 0.2, 0.6];
+        let len = a.iter().map(|c| c * c).sum::<f32>().sqrt();
+        let a = a.map(|c| c / len);
+        for angle in [1e-5f32, 4e-4, 5e-4, 6e-4, 1e-2, 0.5, 3.0] {
+            let (s, c) = (angle / 2.0).sin_cos();
+            let b = slerp_turn(a, s, c);
+            for tolerance in [5e-4f32, 1e-3, 0.4, 7.0] {
+                let bound = AngleBound::new(tolerance);
+                let want = angle_between(&a, &b) <= tolerance;
+                // Away from the edge (f32 rounding), the bound decides as the angle does.
+                if (angle - tolerance).abs() > 1e-5 {
+                    assert_eq!(bound.holds(a, b), want, "{angle} {tolerance}");
+                    assert_eq!(bound.holds(a, b.map(|c| -c)), want, "{angle} {tolerance}");
+                }
+            }
+        }
+        assert!(!AngleBound::new(1e-3).holds(a, [f32::NAN; 4]));
+    }
+
+    /// `a` turned about Y by the angle whose half has sine `s` and cosine `c`.
+    fn slerp_turn(a: [f32; 4], s: f32, c: f32) -> [f32; 4] {
+        let d = [0.0, s, 0.0, c];
+        [
+            a[3] * d[0] + a[0] * d[3] + a[1] * d[2] - a[2] * d[1],
+            a[3] * d[1] - a[0] * d[2] + a[1] * d[3] + a[2] * d[0],
+            a[3] * d[2] + a[0] * d[1] - a[1] * d[0] + a[2] * d[3],
+            a[3] * d[3] - a[0] * d[0] - a[1] * d[1] - a[2] * d[2],
+        ]
     }
 
     #[test]
