@@ -95,11 +95,11 @@ impl World {
 /// World transforms of a chain of joints, from local ones: `parents[j]` is joint `j`'s parent
 /// (a parent that does not come before its joint, and the root, give the identity: the rig's
 /// root is the origin of its space).
-pub fn compose<'a>(
+pub fn compose(
     parents: impl IntoIterator<Item = Option<usize>>,
     locals: impl IntoIterator<Item = ([f32; 3], [f32; 4], [f32; 3])>,
-    out: &'a mut Vec<World>,
-) -> &'a [World] {
+    out: &mut Vec<World>,
+) -> &[World] {
     out.clear();
     for (j, (parent, (t, q, s))) in parents.into_iter().zip(locals).enumerate() {
         let world = match parent.filter(|&p| p < j).and_then(|p| out.get(p)) {

@@ -742,7 +742,7 @@ fn a_humanoid_body_with_weapons_parked_far_away_fills_the_view_from_its_front() 
     std::fs::create_dir_all(&dir).unwrap();
     let parked = dir.join("parked.bundle");
     std::fs::write(&parked, fixture(Case::Parked, &m.avatar, &m.skeleton).bytes).unwrap();
-    let ws = common::open(&[parked.clone()]);
+    let ws = common::open(std::slice::from_ref(&parked));
     let rig = &ws.rigs[0];
     let humanoid = rig.humanoid.as_ref().expect("the fixture is humanoid");
     let name = |j: usize| rig.skeleton.joints[j].name.clone();
@@ -803,7 +803,7 @@ fn the_viewer_plays_a_mirrored_clip_as_the_mirror_image_of_its_twin() {
         return;
     };
     std::fs::remove_dir_all(wave.parent().unwrap()).ok();
-    let ws = common::open(&[morbman.clone()]);
+    let ws = common::open(std::slice::from_ref(&morbman));
     let rig = ws.rigs.iter().find(|r| r.name == "morbman").unwrap();
     let humanoid = rig.humanoid.as_ref().unwrap();
     // Positions in the rig root's frame (where the viewer stands it, at its rest transform).

@@ -113,10 +113,12 @@ struct AngleBound {
 impl AngleBound {
     fn new(tolerance: f32) -> AngleBound {
         let quarter = tolerance / 4.0;
-        let chord = (quarter >= 0.0 && quarter < std::f32::consts::FRAC_PI_2).then(|| {
-            let k = quarter.tan();
-            k * k
-        });
+        let chord = (0.0..std::f32::consts::FRAC_PI_2)
+            .contains(&quarter)
+            .then(|| {
+                let k = quarter.tan();
+                k * k
+            });
         AngleBound { tolerance, chord }
     }
 

@@ -103,7 +103,7 @@ pub fn sliding_feet(clip: &ClipData, rig: &HumanoidRig) -> Vec<SlidingFoot> {
     let mut locals = vec![JointLocal::IDENTITY; rig.joint_count()];
     let mut world = vec![JointLocal::IDENTITY; rig.joint_count()];
     // Per frame: time, goal positions and distances of both feet.
-    let mut samples: Vec<(f32, [[f32; 3]; 2], [Option<f32>; 2])> = Vec::new();
+    let mut samples: Vec<FootSample> = Vec::new();
     for i in 0..=frames {
         let t = clip.start + i as f32 * step;
         let mut pose = HumanPose::default();
@@ -120,14 +120,13 @@ pub fn sliding_feet(clip: &ClipData, rig: &HumanoidRig) -> Vec<SlidingFoot> {
         .collect()
 }
 
+/// One posed frame for the sliding-feet check: its time, both foot goals' positions and the
+/// feet's distances to them.
+type FootSample = (f32, [[f32; 3]; 2], [Option<f32>; 2]);
+
 /// The stretch of still goal `g` over which its distance changes most, when that change
 /// passes [`SLIDE_FRACTION`] of `scale`.
-fn largest_slide(
-    samples: &[(f32, [[f32; 3]; 2], [Option<f32>; 2])],
-    g: usize,
-    scale: f32,
-    step: f32,
-) -> Option<SlidingFoot> {
+fn largest_slide(samples: &[FootSample], g: usize, scale: f32, step: f32) -> Option<SlidingFoot> {
     let still = |a: [f32; 3], b: [f32; 3]| {
         let d = a
             .iter()
@@ -205,10 +204,7 @@ mod tests {
     use super::*;
 
     /// Samples 0.1 s apart: the left goal at `goal(t)`, its distance `d(t)`.
-    fn samples(
-        goal: impl Fn(f32) -> [f32; 3],
-        d: impl Fn(f32) -> f32,
-    ) -> Vec<(f32, [[f32; 3]; 2], [Option<f32>; 2])> {
+    fn samples(goal: impl Fn(f32) -> [f32; 3], d: impl Fn(f32) -> f32) -> Vec<FootSample> {
         (0..=10)
             .map(|i| {
                 let t = i as f32 * 0.1;

@@ -69,7 +69,7 @@ impl Hex {
     /// The 32-bit words, in order.
     fn words(&self, what: &str) -> Result<Vec<u32>, String> {
         let s = self.0.as_bytes();
-        if s.len() % 8 != 0 {
+        if !s.len().is_multiple_of(8) {
             return Err(format!(
                 "{what}: a hex dump of 32-bit integers has a multiple of 8 digits, not {}",
                 s.len()

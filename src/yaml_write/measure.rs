@@ -135,7 +135,8 @@ fn sample_times(keys: impl Iterator<Item = f32>, frames: &[f32], clip: &ClipData
 
 /// The written reference an object curve's value (a mapping index) names.
 fn pptr_at(pptr: &[TextRef], value: f32) -> Option<(String, i64)> {
-    if !(value >= 0.0) {
+    // NaN and negatives name nothing.
+    if value.is_nan() || value < 0.0 {
         return None;
     }
     match pptr.get(value as usize)? {
@@ -146,7 +147,8 @@ fn pptr_at(pptr: &[TextRef], value: f32) -> Option<(String, i64)> {
 
 /// The reference a read-back object curve's value names.
 fn back_ref_at(back: &ClipData, guids: &[&str], value: f32) -> Option<(String, i64)> {
-    if !(value >= 0.0) {
+    // NaN and negatives name nothing.
+    if value.is_nan() || value < 0.0 {
         return None;
     }
     let &(file, path_id) = back.pptr_mapping.get(value as usize)?;
