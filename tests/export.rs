@@ -157,7 +157,7 @@ fn round_trip(
     let options_pose = PoseOptions {
         root_motion: options.root_motion,
     };
-    let units = translation_units(&entry.skeleton);
+    let units = common::translation_units(&entry.skeleton);
     for (c, report) in clips.iter().zip(&exported.report.clips) {
         let channels = &animations[&report.name];
         assert_eq!(channels.len(), report.channels, "{}", report.name);
@@ -429,26 +429,6 @@ fn a_clip_whose_curves_glb_cannot_carry_is_reported_and_writes_no_animation() {
             .next()
             .is_none()
     );
-}
-
-/// Rig units per unit of each joint's local translation (its parent's rest scale, largest
-/// component), as the report counts translation errors.
-fn translation_units(skeleton: &clipscope::rig::Skeleton) -> Vec<f32> {
-    let rest: Vec<clipscope::humanoid::JointLocal> = skeleton
-        .joints
-        .iter()
-        .map(clipscope::humanoid::JointLocal::rest)
-        .collect();
-    let world = clipscope::pose::world(skeleton, &rest);
-    skeleton
-        .joints
-        .iter()
-        .map(|j| {
-            j.parent.map_or(1.0, |p| {
-                world[p].s.iter().map(|c| c.abs()).fold(0.0, f32::max)
-            })
-        })
-        .collect()
 }
 
 /// The morbman rig and every shared humanoid clip.

@@ -362,7 +362,7 @@ fn round_trip(
     let pose = PoseOptions {
         root_motion: options.root_motion,
     };
-    let units = translation_units(&rig.skeleton);
+    let units = common::translation_units(&rig.skeleton);
     let mut compared = 0;
     // A report per clip, in order (a clip that failed would have none: there is none here).
     assert_eq!(exported.report.clips.len(), clips.len(), "{name}");
@@ -436,24 +436,6 @@ fn round_trip(
         eprintln!("  {}", c.summary());
     }
     (exported, loaded)
-}
-
-/// Rig units per unit of each joint's local translation (its parent's rest scale, largest
-/// component), as the report counts translation errors.
-fn translation_units(skeleton: &clipscope::rig::Skeleton) -> Vec<f32> {
-    let rest: Vec<clipscope::humanoid::JointLocal> = skeleton
-        .joints
-        .iter()
-        .map(clipscope::humanoid::JointLocal::rest)
-        .collect();
-    let world = clipscope::pose::world(skeleton, &rest);
-    (0..skeleton.joints.len())
-        .map(|j| {
-            skeleton.joints[j].parent.map_or(1.0, |p| {
-                world[p].s.iter().map(|c| c.abs()).fold(0.0, f32::max)
-            })
-        })
-        .collect()
 }
 
 fn open(rels: &[&str]) -> Option<Workspace> {

@@ -88,3 +88,23 @@ pub fn serialized_files(rel: &str) -> Option<Vec<clipscope::serialized::Serializ
             .collect(),
     )
 }
+
+/// Rig units per unit of each joint's local translation (its parent's rest scale, largest
+/// component), as the report counts translation errors.
+pub fn translation_units(skeleton: &clipscope::rig::Skeleton) -> Vec<f32> {
+    let rest: Vec<clipscope::humanoid::JointLocal> = skeleton
+        .joints
+        .iter()
+        .map(clipscope::humanoid::JointLocal::rest)
+        .collect();
+    let world = clipscope::pose::world(skeleton, &rest);
+    skeleton
+        .joints
+        .iter()
+        .map(|j| {
+            j.parent.map_or(1.0, |p| {
+                world[p].s.iter().map(|c| c.abs()).fold(0.0, f32::max)
+            })
+        })
+        .collect()
+}
