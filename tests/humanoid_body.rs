@@ -9,11 +9,13 @@ mod humanoid_fixture;
 use std::path::PathBuf;
 
 use clipscope::avatar::{AvatarData, HumanBone};
-use clipscope::humanoid::body::tpose_positions;
+use clipscope::humanoid::body::{mass_parts, tpose_body, tpose_positions};
+use clipscope::humanoid::math::V3;
+use clipscope::humanoid::{ClipMuscles, HumanPose, HumanoidRig};
 use clipscope::{OpenOptions, Workspace};
 
 use common::data;
-use humanoid_fixture::morbman;
+use humanoid_fixture::{angle_between, humanoid_clips, morbman, pose_of, q4, v3};
 
 fn vroid_path() -> Option<PathBuf> {
     data("yaml/animationcliptovrma/VrmAvatar.asset")
@@ -24,67 +26,6 @@ fn vroid() -> Option<(Workspace, AvatarData)> {
     assert!(ws.errors.is_empty(), "{:?}", ws.errors);
     let avatar = humanoid_fixture::only_avatar(&ws);
     Some((ws, avatar))
-}
-
-/// Writes what the centre-of-mass search needs (T-pose positions of every human node,
-/// bones, masses, the stored body frame) as JSON to `$CLIPSCOPE_COM_DUMP`.
-#[test]
-#[ignore = "a tool: dumps the avatars' T-poses for the m_RootX search"]
-fn dump_tposes() {
-    let Some(path) = std::env::var_os("CLIPSCOPE_COM_DUMP") else {
-        return;
-    };
-    let (Some(m), Some((_, v))) = (morbman(), vroid()) else {
-        return;
-    };
-    let dump = |a: &AvatarData| {
-        let p = tpose_positions(a);
-        let bones: Vec<serde_json::Value> = HumanBone::all()
-            .map(|b| {
-                serde_json::json!({
-                    "bone": b.name(),
-                    "node": a.bone_human_node(b),
-                    "mass": a.bone_mass(b),
-                    "length": a.bone_axes(b).map(|x| x.length),
-                    "post_q": a.bone_axes(b).map(|x| x.post_q),
-                    "pre_q": a.bone_axes(b).map(|x| x.pre_q),
-                    "sgn": a.bone_axes(b).map(|x| x.sgn),
-                })
-            })
-            .collect();
-        let nodes: Vec<serde_json::Value> = a
-            .human
-            .skeleton
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                serde_json::json!({
-                    "parent": n.parent, "p": [p[i].x, p[i].y, p[i].z],
-                    "path": a.tos.get(&n.id), "q": a.human.tpose[i].q,
-                    "t": a.human.tpose[i].t, "s": a.human.tpose[i].s,
-                })
-            })
-            .collect();
-        let avatar_nodes: Vec<serde_json::Value> = a
-            .skeleton
-            .nodes
-            .iter()
-            .zip(&a.skeleton_pose)
-            .map(|(n, x)| {
-                serde_json::json!({
-                    "parent": n.parent, "path": a.tos.get(&n.id), "t": x.t, "q": x.q, "s": x.s,
-                })
-            })
-            .collect();
-        serde_json::json!({
-            "avatar_nodes": avatar_nodes, "human_to_avatar": a.human_to_avatar,
-            "name": a.name, "root_x_t": a.human.root_x.t, "root_x_q": a.human.root_x.q,
-            "scale": a.human.scale, "masses": a.human.masses, "bones": bones, "nodes": nodes,
-        })
-    };
-    let out = serde_json::json!([dump(&m.avatar), dump(&v)]);
-    std::fs::write(path, out.to_string()).expect("write the dump");
 }
 
 /// `{x: a, y: b, z: c[, w: d]}` as floats, parsed from the document's own text.
@@ -347,4 +288,161 @@ fn goals_written_from_the_own_pose_sit_on_the_soles() {
         }
     }
     println!("goals written from morbman's own pose: soles within {worst:.2e} m");
+}
+
+/// The weight of the left forearm in the centre of mass: its mass over the parts' total.
+fn left_forearm_weight(a: &AvatarData) -> f64 {
+    let total: f64 = mass_parts(a).iter().map(|p| p.mass).sum();
+    f64::from(a.bone_mass(HumanBone::LeftLowerArm)) / total
+}
+
+/// `m_RootX` is the body frame of the T-pose by Unity's rule (`humanoid.md` §4.2, §4.3):
+/// the centre of mass and the body rotation Unity stored, on a binary 2020.3 Avatar and a
+/// text 2022.3 one. The data tell the rules apart: the mirror-symmetric forearm row,
+/// mid(LeftLowerArm, LeftHand), misses both by more than 0.2 % of the scale, in x.
+#[test]
+fn the_t_pose_body_frame_is_the_stored_root_x() {
+    let (Some(m), Some((_, v))) = (morbman(), vroid()) else {
+        return;
+    };
+    for a in [&m.avatar, &v] {
+        let (com, q) = tpose_body(a).expect("humanoid");
+        let s = f64::from(a.human.scale);
+        let stored = v3(a.human.root_x.t);
+        let off = (com - stored) * (1.0 / s);
+        let angle = angle_between(q, q4(a.human.root_x.q));
+        println!(
+            "{}: centre of mass - m_RootX.t = ({:+.1e}, {:+.1e}, {:+.1e}) of the scale, \
+             body rotation {angle:.1e} rad from m_RootX.q",
+            a.name, off.x, off.y, off.z
+        );
+        assert!(off.length() < 1e-5, "{}: {off:?}", a.name);
+        assert!(angle < 1e-5, "{}: {angle} rad", a.name);
+        // The symmetric row moves the left forearm's centre from the upper arm's joint to
+        // the elbow's: the centre of mass by w/2 times that bone.
+        let p = tpose_positions(a);
+        let at = |b: HumanBone| p[a.bone_human_node(b).expect("mapped")];
+        let shift = (at(HumanBone::LeftLowerArm) - at(HumanBone::LeftUpperArm))
+            * (left_forearm_weight(a) / 2.0);
+        let symmetric = (com + shift - stored) * (1.0 / s);
+        println!(
+            "{}: the symmetric row misses by ({:+.2e}, {:+.2e}, {:+.2e})",
+            a.name, symmetric.x, symmetric.y, symmetric.z
+        );
+        assert!(symmetric.x < -2e-3, "{}: {symmetric:?}", a.name);
+        assert!(
+            symmetric.y.abs() < 5e-4 && symmetric.z.abs() < 1e-4,
+            "{symmetric:?}"
+        );
+    }
+}
+
+/// The centre of mass of posed joint positions, written out from §4.2 for morbman's
+/// mapped bones (no UpperChest, no toes: its Chest takes the top-of-torso row), with Unity's
+/// left forearm row.
+fn morbman_centre_of_mass(a: &AvatarData, at: &dyn Fn(HumanBone) -> V3) -> V3 {
+    use HumanBone as B;
+    let mid = |x: B, y: B| (at(x) + at(y)) * 0.5;
+    let parts: [(B, V3); 19] = [
+        (
+            B::Hips,
+            (at(B::LeftUpperLeg) + at(B::RightUpperLeg) + at(B::Spine)) * (1.0 / 3.0),
+        ),
+        (B::LeftUpperLeg, mid(B::LeftUpperLeg, B::LeftLowerLeg)),
+        (B::RightUpperLeg, mid(B::RightUpperLeg, B::RightLowerLeg)),
+        (B::LeftLowerLeg, mid(B::LeftLowerLeg, B::LeftFoot)),
+        (B::RightLowerLeg, mid(B::RightLowerLeg, B::RightFoot)),
+        (B::LeftFoot, at(B::LeftFoot)),
+        (B::RightFoot, at(B::RightFoot)),
+        (B::Spine, mid(B::Spine, B::Chest)),
+        (
+            B::Chest,
+            (at(B::Chest) + at(B::Neck) + at(B::LeftShoulder) + at(B::RightShoulder)) * 0.25,
+        ),
+        (B::Neck, mid(B::Neck, B::Head)),
+        (B::Head, at(B::Head)),
+        (B::LeftShoulder, mid(B::LeftShoulder, B::LeftUpperArm)),
+        (B::RightShoulder, mid(B::RightShoulder, B::RightUpperArm)),
+        (B::LeftUpperArm, mid(B::LeftUpperArm, B::LeftLowerArm)),
+        (B::RightUpperArm, mid(B::RightUpperArm, B::RightLowerArm)),
+        (B::LeftLowerArm, mid(B::LeftUpperArm, B::LeftHand)),
+        (B::RightLowerArm, mid(B::RightLowerArm, B::RightHand)),
+        (B::LeftHand, at(B::LeftHand)),
+        (B::RightHand, at(B::RightHand)),
+    ];
+    let mut sum = V3::ZERO;
+    let mut total = 0.0;
+    for (bone, centre) in parts {
+        let mass = f64::from(a.bone_mass(bone));
+        sum = sum + centre * mass;
+        total += mass;
+    }
+    sum * (1.0 / total)
+}
+
+/// morbman's poses of every shared humanoid clip: the body stands at RootT × m_Scale by
+/// Unity's rule, and against the symmetric table the poses differ only by the
+/// centre-of-mass correction: the whole body below the hips moves by w/2 times the left
+/// upper arm (w the forearm's mass fraction), a vector of constant length, 1.9 mm here;
+/// rotations are untouched (the body rotation is RootQ · m_RootX.q).
+#[test]
+fn morbman_poses_move_only_by_the_centre_of_mass_correction() {
+    let (Some(m), Some(clips)) = (morbman(), humanoid_clips()) else {
+        return;
+    };
+    let a = &m.avatar;
+    let rig = HumanoidRig::new(a, &m.skeleton).expect("morbman poses");
+    let s = f64::from(a.human.scale);
+    let w = left_forearm_weight(a);
+    let upper_arm = f64::from(a.bone_axes(HumanBone::LeftUpperArm).expect("axes").length);
+    let mut worst_body = 0.0f64;
+    let mut worst_turn = 0.0f64;
+    let (mut least, mut most) = (f64::MAX, 0.0f64);
+    for clip in &clips {
+        let muscles = ClipMuscles::new(clip);
+        for i in 0..=20 {
+            let t = clip.start + clip.length() * i as f32 / 20.0;
+            let mut pose = HumanPose::default();
+            muscles.sample(clip, t, &mut pose);
+            let world = pose_of(&rig, &pose, true);
+            let at = |b: HumanBone| v3(world[rig.bone_joint(b).expect("mapped")].t);
+            let com = morbman_centre_of_mass(a, &at);
+            let library = v3(rig.centre_of_mass(&world).expect("parts"));
+            assert!(
+                (com - library).length() < 1e-6,
+                "{}: {com:?} {library:?}",
+                clip.name
+            );
+            let body = (com - v3(pose.root_t) * s).length() / s;
+            assert!(
+                body < 1e-5,
+                "{} at {t}: body {body} of the scale off",
+                clip.name
+            );
+            worst_body = worst_body.max(body);
+            // The symmetric table's body would be this far off: the hips move by it.
+            let correction =
+                (at(HumanBone::LeftLowerArm) - at(HumanBone::LeftUpperArm)) * (w / 2.0);
+            least = least.min(correction.length());
+            most = most.max(correction.length());
+            // The body's up (§4.3) is where RootQ · m_RootX.q puts it.
+            let up = ((at(HumanBone::LeftUpperArm) + at(HumanBone::RightUpperArm))
+                - (at(HumanBone::LeftUpperLeg) + at(HumanBone::RightUpperLeg)))
+            .normalize();
+            let body_q = q4(pose.root_q) * q4(a.human.root_x.q);
+            let want = body_q.rotate(V3::new(0.0, 1.0, 0.0));
+            let turn = up.dot(want).clamp(-1.0, 1.0).acos();
+            assert!(turn < 2e-3, "{} at {t}: body up {turn} rad off", clip.name);
+            worst_turn = worst_turn.max(turn);
+        }
+    }
+    let expected = w * upper_arm / 2.0;
+    println!(
+        "morbman, {} clips: body at RootT x m_Scale to {worst_body:.1e} of the scale, body up \
+         within {worst_turn:.1e} rad of RootQ; the hips moved by {least:.6}..{most:.6} m from \
+         the symmetric table's (w/2 x upper arm = {expected:.6} m, {:.2} % of the scale)",
+        clips.len(),
+        100.0 * expected / s
+    );
+    assert!((least - expected).abs() < 1e-5 && (most - expected).abs() < 1e-5);
 }

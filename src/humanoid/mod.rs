@@ -17,9 +17,8 @@
 //! # Ok(()) }
 //! ```
 //!
-//! What is approximate, and kept in one place each:
-//! - the hips position ([`body::solve_hips`]): it rests on the centre-of-mass rule of
-//!   [`body::mass_parts`].
+//! The hips position ([`body::solve_hips`]) rests on Unity's centre-of-mass rule
+//! ([`body::mass_parts`]), which reproduces the avatars' stored `m_RootX`.
 //!
 //! What is decoded but not applied (settled choice 6): TDoF values (their units and frame
 //! are unknown), the IK goals (markers only) and root-motion baking. Clip mirror
