@@ -6,9 +6,13 @@
 //! A leaf is followed from one output to the next by its layer, its state entry (path and
 //! which entry of that path) and its place in the state's leaves. Its clip time is unbounded
 //! (the leaf's normalised phase times the clip's length): looping clips fire an event once
-//! per loop, others once. Frozen entries do not move and fire nothing; a leaf seen for the
+//! per loop, others once. Frozen entries do not move and fire nothing. A leaf seen for the
 //! first time, or whose time jumped against its state's speed (a state entered again),
-//! starts from where it is.
+//! starts from where it is, and the events at exactly that time fire too: on that update
+//! when the leaf already has weight, else on the first update that gives it weight (a
+//! transition's destination starts at weight 0). So an event at a state's start (t = 0)
+//! fires once when the state is entered, as in Unity; seed the tracker with the output
+//! before the first update so that the entry state's start counts.
 
 use std::collections::HashMap;
 
@@ -34,10 +38,20 @@ pub struct FiredEvent {
 /// (layer, state path, which entry of that path, leaf index).
 type Key = (usize, String, usize, usize);
 
+/// Where a leaf was at the last update.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    /// Unbounded clip time.
+    time: f32,
+    /// The events at exactly `time` have not fired yet (the leaf started there with no
+    /// weight).
+    inclusive: bool,
+}
+
 /// The last clip time of every leaf seen.
 #[derive(Clone, Debug, Default)]
 pub struct EventTracker {
-    last: HashMap<Key, f32>,
+    last: HashMap<Key, Seen>,
 }
 
 impl EventTracker {
@@ -66,21 +80,60 @@ impl EventTracker {
                     let Some(data) = clip(file, path_id) else {
                         continue;
                     };
+                    if data.events.is_empty() {
+                        continue;
+                    }
                     let length = (data.stop - data.start).max(0.0);
                     let now = (leaf.phase as f32) * length;
                     let key = (l, s.path.clone(), entry, i);
                     let before = self.last.get(&key).copied();
-                    seen.insert(key, now);
-                    let Some(before) = before else { continue };
-                    let jumped = if s.speed >= 0.0 {
-                        now < before
-                    } else {
-                        now > before
+                    let weighted = leaf.weight > 0.0;
+                    let moved = |b: &Seen| {
+                        if s.speed >= 0.0 {
+                            now >= b.time
+                        } else {
+                            now <= b.time
+                        }
                     };
-                    if jumped || leaf.weight <= 0.0 || data.events.is_empty() {
-                        continue;
-                    }
-                    for event in crossing(data, length, before, now) {
+                    let events: Vec<ClipEvent> = match before.filter(moved) {
+                        // Entered (or entered again): it starts here.
+                        None => {
+                            seen.insert(
+                                key,
+                                Seen {
+                                    time: now,
+                                    inclusive: !weighted,
+                                },
+                            );
+                            if weighted {
+                                at_time(data, length, now)
+                            } else {
+                                Vec::new()
+                            }
+                        }
+                        Some(b) => {
+                            let still = b.inclusive && now == b.time;
+                            seen.insert(
+                                key,
+                                Seen {
+                                    time: now,
+                                    inclusive: still && !weighted,
+                                },
+                            );
+                            if !weighted {
+                                Vec::new()
+                            } else if b.inclusive {
+                                let mut e = at_time(data, length, b.time);
+                                if now != b.time {
+                                    e.extend(crossing(data, length, b.time, now));
+                                }
+                                e
+                            } else {
+                                crossing(data, length, b.time, now)
+                            }
+                        }
+                    };
+                    for event in events {
                         fired.push(FiredEvent {
                             layer: l,
                             state: s.path.clone(),
@@ -95,6 +148,24 @@ impl EventTracker {
         self.last = seen;
         fired
     }
+}
+
+/// The events of `data` at exactly unbounded clip time `t` (seconds from the clip's start):
+/// at every loop's copy of `t` for a looping clip, at `t` held in the clip's span otherwise.
+fn at_time(data: &ClipData, length: f32, t: f32) -> Vec<ClipEvent> {
+    let t = if data.loop_time && length > 0.0 {
+        t.rem_euclid(length)
+    } else {
+        t.clamp(0.0, length)
+    };
+    data.events
+        .iter()
+        .filter(|e| {
+            let r = e.time - data.start;
+            r == t || (data.loop_time && length > 0.0 && r == t + length)
+        })
+        .cloned()
+        .collect()
 }
 
 /// The events of `data` between unbounded clip times `from` and `to` (seconds from the

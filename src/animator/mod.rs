@@ -5,7 +5,8 @@
 //! - [`model`]: the data model; [`raw`], [`built`], [`machines`]: class 91 as stored and its
 //!   conversion; [`text`]: editor YAML; [`names`]: the string table.
 //! - [`tree`], [`blend`]: blend tree leaves and weights; [`machine`]: the state machine per
-//!   update; [`script`]: scripted runs; [`events`]: the clip events the leaves fire.
+//!   update; [`script`]: scripted runs; [`events`]: the clip events the leaves fire;
+//!   [`root_motion`]: how far the leaves move the rig's root between updates.
 //! - [`pose`]: the machine's output blended into joint transforms on a rig
 //!   ([`pose::PoseBlender`]); [`mask`]: layer masks per joint and per human-pose value.
 //!
@@ -31,6 +32,7 @@ pub mod owned;
 pub mod params;
 pub mod pose;
 pub mod raw;
+pub mod root_motion;
 pub mod script;
 pub mod text;
 pub mod tree;

@@ -473,6 +473,7 @@ fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
         unresolved_clips: 0,
         controller: None,
         renderers: Vec::new(),
+        apply_root_motion: false,
     }
 }
 

@@ -330,6 +330,7 @@ fn workspace() -> Workspace {
             materials: vec![Some(at(20))],
             submeshes: SubMeshRange::default(),
         }],
+        apply_root_motion: false,
     });
     ws
 }

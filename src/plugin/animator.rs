@@ -9,6 +9,14 @@
 //! ([`crate::animator::pose::PoseBlender`]), so the joints get exactly what
 //! `clipscope animate --rig` prints.
 //!
+//! With [`UnityAnimator::apply_root_motion`] (the Animator's "Apply Root Motion"; set from
+//! the file by [`UnityAnimator::for_rig`]) the clips' root motion moves the rig root's own
+//! `Transform` instead of the body: humanoid clips' body travel on the ground and turn
+//! about the vertical, generic clips' root-motion bone's
+//! ([`UnityAnimator::root_motion_bone`]); the body (or bone) is then posed in place over
+//! the root. See [`crate::animator::root_motion`] for the rules and
+//! [`super::root_motion::apply_root_motion`] for the system.
+//!
 //! Joints keep their pose once the component is removed; a rig should not also play a clip
 //! (the animator's pose is written after clips are sampled, so it wins).
 
@@ -24,9 +32,13 @@ use crate::animator::Controller;
 use crate::animator::events::{EventTracker, FiredEvent};
 use crate::animator::machine::LayerOutput;
 use crate::animator::owned::{OwnedAnimator, PoseInputs, RigPose};
+use crate::animator::root_motion::{
+    RootDelta, RootMotion, RootRig, keep_bone_in_place, root_motion_joint,
+};
 use crate::clip::ClipData;
 use crate::humanoid::PoseOptions;
-use crate::workspace::{ObjectRef, Workspace, model_clips};
+use crate::rig::Skeleton;
+use crate::workspace::{ObjectRef, RigEntry, Workspace, model_clips};
 
 /// A controller of a loaded Unity file with the data of the clips its leaves play (those in
 /// the same file; others add no pose).
@@ -75,8 +87,19 @@ pub struct UnityAnimator {
     pub controller: Handle<UnityController>,
     /// Seconds of controller time per second of frame time.
     pub speed: f32,
-    /// Humanoid posing options (root motion on by default).
+    /// Humanoid posing options (root motion on by default: the body travels and turns
+    /// under a root that stays put). Ignored for the body's travel and turn while
+    /// [`UnityAnimator::apply_root_motion`] is on.
     pub options: PoseOptions,
+    /// Unity's "Apply Root Motion": each frame the clips' root motion (on the ground: travel
+    /// and turn) moves this entity's `Transform`, and the body (or the generic root-motion
+    /// bone) is posed in place over it. Off: the root keeps its rest pose. May change at
+    /// any time.
+    pub apply_root_motion: bool,
+    /// The generic root-motion bone (a joint index of the rig's skeleton, as the Avatar's
+    /// `m_RootMotionBoneIndex` names it): whose travel and turn generic clips apply. Read
+    /// when the controller starts.
+    pub root_motion_bone: Option<usize>,
     pending: Vec<Change>,
     running: Option<Running>,
 }
@@ -89,9 +112,40 @@ impl UnityAnimator {
             controller,
             speed: 1.0,
             options: PoseOptions::default(),
+            apply_root_motion: false,
+            root_motion_bone: None,
             pending: Vec::new(),
             running: None,
         }
+    }
+
+    /// An animator for `rig` of `ws` as its file sets it up: Apply Root Motion as its
+    /// Animator stores it, and the root-motion bone its Avatar names (where it has one).
+    pub fn for_rig(controller: Handle<UnityController>, ws: &Workspace, rig: &RigEntry) -> Self {
+        let bone = rig
+            .avatar
+            .and_then(|at| ws.avatar(at))
+            .and_then(|a| a.data.as_deref())
+            .and_then(|a| root_motion_joint(a, &rig.skeleton));
+        UnityAnimator {
+            apply_root_motion: rig.apply_root_motion,
+            root_motion_bone: bone,
+            ..UnityAnimator::new(controller)
+        }
+    }
+
+    /// This animator with Apply Root Motion on or off.
+    pub fn with_root_motion(mut self, apply: bool) -> Self {
+        self.apply_root_motion = apply;
+        self
+    }
+
+    /// Takes the root motion gathered since the last call (Unity's space, in the root's
+    /// frame at the last call); `None` when there is none.
+    pub(super) fn take_root_delta(&mut self) -> Option<RootDelta> {
+        let r = self.running.as_mut()?;
+        let d = std::mem::take(&mut r.root_delta);
+        (d != RootDelta::ZERO).then_some(d)
     }
 
     /// Whether the controller runs (it is loaded and the rig is bound).
@@ -181,6 +235,12 @@ struct Running {
     events: EventTracker,
     /// Events fired by the last update, until [`drive_animators`] sends them.
     fired: Vec<FiredEvent>,
+    root: RootMotion,
+    /// The generic root-motion bone, posed in place while root motion applies.
+    bone: Option<usize>,
+    skeleton: Arc<Skeleton>,
+    /// Root motion not yet applied to the `Transform`.
+    root_delta: RootDelta,
 }
 
 impl Running {
@@ -189,6 +249,7 @@ impl Running {
         handle: AssetId<UnityController>,
         rig: &RigSkeleton,
         humanoid: Option<&UnityHumanoid>,
+        bone: Option<usize>,
     ) -> Self {
         let pose = RigPose::new(PoseInputs {
             controller: asset.controller.clone(),
@@ -199,6 +260,16 @@ impl Running {
         for w in pose.warnings() {
             warn!("UnityAnimator {:?}: {w}", asset.name);
         }
+        let bone = bone.filter(|&b| b > 0 && b < rig.0.joints.len());
+        let root = RootMotion::new(
+            &asset.controller,
+            RootRig {
+                skeleton: Some(&rig.0),
+                human_scale: humanoid.map(|h| h.rig.human_scale() as f64),
+                bone,
+            },
+            &asset.clips,
+        );
         Running {
             handle,
             animator: OwnedAnimator::new(asset.controller.clone()),
@@ -207,6 +278,22 @@ impl Running {
             clips: asset.clips.clone(),
             events: EventTracker::default(),
             fired: Vec::new(),
+            root,
+            bone,
+            skeleton: rig.0.clone(),
+            root_delta: RootDelta::ZERO,
+        }
+    }
+
+    /// Notes the root motion of the last update: gathered while it applies, else only
+    /// followed (so that turning it on later starts from here).
+    fn track_root(&mut self, apply: bool) {
+        if apply {
+            let d = self.root.update(self.animator.output());
+            self.root_delta = self.root_delta.then(d);
+        } else {
+            self.root.observe(self.animator.output());
+            self.root_delta = RootDelta::ZERO;
         }
     }
 
@@ -221,11 +308,24 @@ impl Running {
         self.fired.extend(fired);
     }
 
-    /// Blends the machine's current output into `transforms`.
-    fn blend(&mut self, options: PoseOptions) {
+    /// Blends the machine's current output into `transforms`; while root motion applies,
+    /// the body (or root-motion bone) in place.
+    fn blend(&mut self, options: PoseOptions, apply_root_motion: bool) {
+        let options = if apply_root_motion {
+            PoseOptions { root_motion: false }
+        } else {
+            options
+        };
         let locals = self.pose.blend(self.animator.output(), options);
         self.transforms.clear();
-        self.transforms.extend(locals.iter().map(joint_to_bevy));
+        match self.bone.filter(|_| apply_root_motion) {
+            Some(bone) => {
+                let mut locals = locals.to_vec();
+                keep_bone_in_place(&mut locals, &self.skeleton, bone);
+                self.transforms.extend(locals.iter().map(joint_to_bevy));
+            }
+            None => self.transforms.extend(locals.iter().map(joint_to_bevy)),
+        }
     }
 }
 
@@ -243,11 +343,14 @@ pub fn start_animators(
         let Some(asset) = controllers.get(id) else {
             continue;
         };
-        let mut running = Running::new(asset, id, skeleton, humanoid);
+        let mut running = Running::new(asset, id, skeleton, humanoid, animator.root_motion_bone);
         for change in std::mem::take(&mut animator.pending) {
             apply(&mut running.animator, &change);
         }
-        running.blend(animator.options);
+        // The entry pose: its events at the start fire with the first frame.
+        running.track_events();
+        running.root.observe(running.animator.output());
+        running.blend(animator.options, animator.apply_root_motion);
         animator.running = Some(running);
     }
 }
@@ -263,7 +366,7 @@ pub fn drive_animators(
     let dt = time.delta_secs_f64();
     animators.par_iter_mut().for_each(|(_, mut animator)| {
         let step = dt * animator.speed as f64;
-        let options = animator.options;
+        let (options, root_motion) = (animator.options, animator.apply_root_motion);
         let Some(running) = &mut animator.running else {
             return;
         };
@@ -272,7 +375,8 @@ pub fn drive_animators(
         }
         running.animator.advance(step);
         running.track_events();
-        running.blend(options);
+        running.track_root(root_motion);
+        running.blend(options, root_motion);
     });
     for (entity, mut animator) in &mut animators {
         if animator.running.as_ref().is_none_or(|r| r.fired.is_empty()) {
@@ -295,7 +399,8 @@ pub fn drive_animators(
     }
 }
 
-/// Writes each animator's pose to its rig's joints.
+/// Writes each animator's pose to its rig's joints (the root too, unless root motion moves
+/// it).
 pub fn pose_animated_rigs(
     animators: Query<(&UnityAnimator, &RigRoot)>,
     mut transforms: Query<&mut Transform>,
@@ -304,7 +409,8 @@ pub fn pose_animated_rigs(
         let Some(running) = &animator.running else {
             continue;
         };
-        for (&joint, pose) in rig.joints.iter().zip(&running.transforms) {
+        let skip = usize::from(animator.apply_root_motion);
+        for (&joint, pose) in rig.joints.iter().zip(&running.transforms).skip(skip) {
             if let Ok(mut t) = transforms.get_mut(joint) {
                 t.set_if_neq(*pose);
             }

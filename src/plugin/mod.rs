@@ -24,6 +24,7 @@ pub mod model;
 mod playback;
 mod properties;
 mod rig;
+mod root_motion;
 #[cfg(feature = "scene")]
 pub mod scene;
 
@@ -60,10 +61,12 @@ pub use rig::{
     RigJoint, RigRoot, RigSkeleton, UnityRig, Unmatched, rest_transform, spawn_rig,
     unmatched_bindings, world_positions,
 };
+pub use root_motion::{apply_root_motion, root_delta_to_bevy};
 
-/// Registers the Unity file asset and loader, the playhead system, the clip events and
-/// humanoid posing; with the `scene` feature, also the systems that show `m_IsActive` and
-/// blend shapes in Bevy's `Visibility` and `MorphWeights`.
+/// Registers the Unity file asset and loader, the playhead system, the clip events,
+/// humanoid posing, and the animators with their root motion; with the `scene` feature,
+/// also the systems that show `m_IsActive` and blend shapes in Bevy's `Visibility` and
+/// `MorphWeights`.
 pub struct ClipscopePlugin;
 
 impl Plugin for ClipscopePlugin {
@@ -86,7 +89,7 @@ impl Plugin for ClipscopePlugin {
                     pose_humanoids
                         .after(AnimationSystems)
                         .before(TransformSystems::Propagate),
-                    (start_animators, drive_animators)
+                    (start_animators, drive_animators, apply_root_motion)
                         .chain()
                         .before(AnimationSystems),
                     pose_animated_rigs

@@ -51,6 +51,8 @@ pub struct Animator {
     pub m_GameObject: PPtr,
     pub m_Avatar: PPtr,
     pub m_Controller: PPtr,
+    /// "Apply Root Motion": the clips' root motion moves the GameObject.
+    pub m_ApplyRootMotion: Option<Int>,
     pub m_HasTransformHierarchy: Option<Int>,
 }
 

@@ -95,6 +95,7 @@ impl Builder {
                 unresolved_clips: 0,
                 controller: None,
                 renderers: Vec::new(),
+                apply_root_motion: false,
             });
         }
     }

@@ -168,6 +168,7 @@ impl Builder {
                         unresolved_clips: 0,
                         controller: None,
                         renderers: Vec::new(),
+                        apply_root_motion: draft.apply_root_motion,
                     });
                     self.rigs.push(RigLinks::Binary(draft));
                 }
@@ -259,6 +260,7 @@ impl Builder {
                 unresolved_clips: 0,
                 controller: None,
                 renderers: Vec::new(),
+                apply_root_motion: false,
             });
         }
         for c in contents.controllers {

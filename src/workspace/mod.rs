@@ -160,6 +160,10 @@ pub struct RigEntry {
     pub controller: Option<usize>,
     /// The renderers on its joints (none when opened for summaries, or for text files).
     pub renderers: Vec<RendererEntry>,
+    /// The Animator's "Apply Root Motion" (`m_ApplyRootMotion`): its clips' root motion moves
+    /// the GameObject instead of the body. False for Animation components, for rigs rebuilt
+    /// from an Avatar alone, and for text (YAML) files, whose Animator is not read for it.
+    pub apply_root_motion: bool,
 }
 
 /// An AnimatorController (or override controller) with its clips in order.

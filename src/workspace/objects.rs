@@ -31,6 +31,8 @@ pub(super) struct RigDraft {
     pub clips: Vec<PPtr>,
     /// The renderers on the skeleton's joints (none when opened for summaries).
     pub renderers: Vec<RendererDraft>,
+    /// The Animator's `m_ApplyRootMotion` (false for an Animation component).
+    pub apply_root_motion: bool,
 }
 
 /// An avatar's path names, and its full decode unless opened for summaries.
@@ -207,6 +209,7 @@ pub(super) fn read_rigs(
                 controller: a.m_Controller,
                 clips: Vec::new(),
                 renderers: Vec::new(),
+                apply_root_motion: a.m_ApplyRootMotion.is_some_and(|v| v.0 != 0),
             })
         } else {
             file.read::<Animation>(info).map(|a| {
@@ -222,6 +225,7 @@ pub(super) fn read_rigs(
                     controller: PPtr::default(),
                     clips,
                     renderers: Vec::new(),
+                    apply_root_motion: false,
                 }
             })
         };
