@@ -113,6 +113,13 @@ pub fn mask_text(
         o.float(4, "m_Weight", *weight);
     }
     let inexact = body.and_then(|words| {
+        if words.len() < 3 {
+            // Before 5.2 the human had fewer bits (59 in two words); which of them are
+            // which part is not measured, so the 5.2 table reads them.
+            return Some(format!(
+                "body mask words {words:08x?} are in the layout before 5.2; parts read with the 5.2 table"
+            ));
+        }
         let flags: Vec<u32> = parts.iter().map(|&on| u32::from(on)).collect();
         let back = body_words(&flags);
         let same = words.iter().zip(&back).all(|(w, b)| w == b);
