@@ -1,11 +1,12 @@
-//! `.anim` writing throughput on the shared files (`cargo bench --bench unity`): clips written
-//! per second, with and without the read-back measurement, beside what `list` takes to open
-//! the same files (the reference, measured in the same run). Needs `../shared/data`.
+//! `.anim` and `.controller` writing throughput on the shared files (`cargo bench --bench
+//! unity`): clips written per second, with and without the read-back measurement, and
+//! controllers (with their masks) per second, beside what `list` takes to open the same files
+//! (the reference, measured in the same run). Needs `../shared/data`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use clipscope::yaml_write::{NameBook, WriteOptions, write_anim};
+use clipscope::yaml_write::{NameBook, WriteOptions, write_anim, write_controller};
 use clipscope::{OpenOptions, Workspace};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
@@ -82,6 +83,27 @@ fn bench(c: &mut Criterion) {
             write / list
         );
     }
+    let start = Instant::now();
+    let mut controllers = 0;
+    for _ in 0..rounds {
+        controllers = write_controllers(&ws);
+    }
+    let write = start.elapsed().as_secs_f64() / f64::from(rounds);
+    println!(
+        "unity: {controllers} controllers in {:.3} ms = {:.0} controllers/s",
+        write * 1e3,
+        controllers as f64 / write
+    );
+}
+
+/// Writes every controller of the workspace (text and masks); the number written.
+fn write_controllers(ws: &Workspace) -> usize {
+    (0..ws.controllers.len())
+        .filter_map(|i| write_controller(ws, i).ok())
+        .inspect(|c| {
+            black_box(c.text.len());
+        })
+        .count()
 }
 
 criterion_group!(benches, bench);

@@ -18,10 +18,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use common::reference::compare;
+
 /// Keys of the reference that are not compared (see the module comment).
 const NOT_COMPARED: &[&str] = &["file", "warnings", "missing", "solo", "mute"];
-/// Keys only clipscope prints.
-const OURS_ONLY: &[&str] = &["problems", "reference"];
 
 fn reference_dir() -> Option<PathBuf> {
     common::data("animator-reference")
@@ -30,87 +30,6 @@ fn reference_dir() -> Option<PathBuf> {
 fn read_json(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The tolerance of a number under `key` (README): weights and progress 1e-5, normalized and
-/// clip times 1e-4; every other number 1e-5 relative to its size (f32 values printed as f64).
-fn tolerance(key: &str, value: f64) -> f64 {
-    match key {
-        "weight" | "tree_weight" | "progress" => 1e-5,
-        "normalized_time" | "phase" | "clip_time" => 1e-4,
-        _ => 1e-5 * value.abs().max(1.0),
-    }
-}
-
-/// Compares `ours` with `expected` under `path`, pushing every difference.
-fn compare(path: &str, key: &str, expected: &Value, ours: &Value, out: &mut Vec<String>) {
-    match (expected, ours) {
-        (Value::Object(e), Value::Object(o)) => compare_objects(path, e, o, out),
-        (Value::Array(e), Value::Array(o)) => {
-            if e.len() != o.len() {
-                out.push(format!(
-                    "{path}: {} entries, clipscope {}",
-                    e.len(),
-                    o.len()
-                ));
-            }
-            for (i, (a, b)) in e.iter().zip(o).enumerate() {
-                compare(&format!("{path}[{i}]"), key, a, b, out);
-            }
-        }
-        (Value::Number(a), Value::Number(b)) => {
-            if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
-                if x != y {
-                    out.push(format!("{path}: {x}, clipscope {y}"));
-                }
-                return;
-            }
-            let (x, y) = (
-                a.as_f64().unwrap_or(f64::NAN),
-                b.as_f64().unwrap_or(f64::NAN),
-            );
-            // NaN on either side is a mismatch too.
-            let within = (x - y).abs() <= tolerance(key, x);
-            if !within {
-                out.push(format!(
-                    "{path}: {x}, clipscope {y} (off by {:e})",
-                    (x - y).abs()
-                ));
-            }
-        }
-        (Value::String(e), Value::Object(o)) if key == "destination" => {
-            let ours = o.get("path").cloned().unwrap_or(Value::Null);
-            compare(path, key, &Value::String(e.clone()), &ours, out);
-        }
-        (e, o) if e == o => {}
-        (e, o) => out.push(format!("{path}: {e}, clipscope {o}")),
-    }
-}
-
-fn compare_objects(
-    path: &str,
-    e: &serde_json::Map<String, Value>,
-    o: &serde_json::Map<String, Value>,
-    out: &mut Vec<String>,
-) {
-    let in_transition = e.contains_key("destination");
-    // A transition's `name` is not compared; every other `name` is.
-    let skipped = |k: &str| NOT_COMPARED.contains(&k) || (in_transition && k == "name");
-    for (k, v) in e {
-        if skipped(k) {
-            continue;
-        }
-        let at = format!("{path}.{k}");
-        match o.get(k) {
-            Some(ours) => compare(&at, k, v, ours, out),
-            None => out.push(format!("{at}: {v}, clipscope has no such field")),
-        }
-    }
-    for (k, v) in o {
-        if !e.contains_key(k) && !OURS_ONLY.contains(&k.as_str()) && !skipped(k) {
-            out.push(format!("{path}.{k}: not in the reference, clipscope {v}"));
-        }
-    }
 }
 
 /// `clipscope ARGS`, its stdout parsed; a failure is one mismatch.
@@ -169,7 +88,7 @@ fn models(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
         let mut found = Vec::new();
         match run_cli(&args) {
             Ok(Value::Array(all)) if all.len() == 1 => {
-                compare("", "", &expected, &all[0], &mut found)
+                compare("", "", &expected, &all[0], NOT_COMPARED, &mut found)
             }
             Ok(other) => found.push(format!("expected one controller, got {other}")),
             Err(e) => found.push(e),
@@ -210,7 +129,7 @@ fn runs(dir: &Path, index: &Value) -> Vec<(String, Vec<String>)> {
         let expected = read_json(&dir.join(run["expected"].as_str().expect("expected")));
         let mut found = Vec::new();
         match run_cli(&args) {
-            Ok(ours) => compare("", "", &expected, &ours, &mut found),
+            Ok(ours) => compare("", "", &expected, &ours, NOT_COMPARED, &mut found),
             Err(e) => found.push(e),
         }
         results.push((label, found));

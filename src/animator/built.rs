@@ -84,12 +84,18 @@ pub fn from_raw(raw: &raw::AnimatorController) -> Controller {
     out
 }
 
-/// The body mask words, `None` when every part is on.
+/// The body mask words, `None` when every part is on: (0xFFFFFFFF, 0xFFFFFFFF, 0x7FFFF)
+/// from 5.2 on, and (0xFFFFFFFF, 0x7FFFFFF), 59 bits, in the two words before (the
+/// unmasked layer of the 4.x `resetanimator` WebPlayer build).
 fn body_mask(m: &raw::BodyMask) -> Option<Vec<u32>> {
     let mut words = vec![m.word0.0 as u32, m.word1.0 as u32];
     words.extend(m.word2.map(|w| w.0 as u32));
-    let all = [u32::MAX, u32::MAX, 0x7FFFF];
-    let full = words.iter().zip(all).all(|(w, a)| w & a == a);
+    let all: &[u32] = if words.len() == 2 {
+        &[u32::MAX, 0x7FF_FFFF]
+    } else {
+        &[u32::MAX, u32::MAX, 0x7FFFF]
+    };
+    let full = words.iter().zip(all).all(|(w, a)| w & a == *a);
     (!full).then_some(words)
 }
 

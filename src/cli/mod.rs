@@ -54,7 +54,8 @@ enum Command {
     /// weights over time (JSON).
     Animate(animate::AnimateArgs),
     /// Write clips as editable Unity .anim files (exact keys, Unity's names, a measured
-    /// error per file), to drop into a Unity project.
+    /// error per file) and controllers as .controller files with their .mask files, to drop
+    /// into a Unity project.
     ///
     /// Keys come from the built curves, not resampled: streamed segments as Hermite keys,
     /// dense frames as linear keys, constants as one key, steps as constant tangents.
@@ -64,6 +65,9 @@ enum Command {
     /// `unresolved/0x…` and reported. Files go to DIR/<source file name>/<clip>.anim with a
     /// .meta whose guid is derived from (source file, path id). Each file is read back and
     /// compared with the built clip: the console line and --report give the measured error.
+    /// Controllers go to DIR/<source file name>/<controller>.controller, bringing the clips
+    /// they play (written beside them) and their layers' masks (.mask files); names their
+    /// string table lacks stay in hex and are reported.
     /// Exit 0 when every asked-for file is written, 1 when some are not.
     Unity(unity::UnityArgs),
     /// Open files or folders in the viewer (drop more onto its window).

@@ -1,5 +1,6 @@
-//! `clipscope unity`: built clips back into Unity's text `.anim` files (with `.meta` files),
-//! exactly, with a report of how exact each file is.
+//! `clipscope unity`: built clips back into Unity's text `.anim` files and controllers into
+//! `.controller` files with their `.mask` files (each with a `.meta`), exactly, with a report
+//! of how exact each file is.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -9,7 +10,10 @@ use anyhow::{Context, Result};
 use clipscope::workspace::{ObjectRef, Workspace};
 use clipscope::yaml_write::file_name::safe_file_name;
 use clipscope::yaml_write::guid::meta_text;
-use clipscope::yaml_write::{ANIM_FILE_ID, AnimText, NameBook, WriteOptions, write_anim};
+use clipscope::yaml_write::{
+    ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
+    NameBook, WriteOptions, write_anim, write_controller,
+};
 use rayon::prelude::*;
 use serde_json::json;
 
@@ -25,15 +29,16 @@ pub struct UnityArgs {
     #[arg(short = 'o', long = "output", value_name = "DIR")]
     output: PathBuf,
     /// A clip to write, by name (repeatable; every clip of that name). Without --clip and
-    /// --controller: every clip.
+    /// --controller: every clip and every controller.
     #[arg(long = "clip", value_name = "NAME")]
     clips: Vec<String>,
-    /// Write the clips an AnimatorController plays, by controller name (repeatable). The
-    /// .controller and .mask files themselves are not written yet.
+    /// An AnimatorController to write, by name (repeatable), with the clips it plays and its
+    /// layers' masks. Without --clip and --controller: every controller and every clip.
     #[arg(long = "controller", value_name = "NAME")]
     controllers: Vec<String>,
     /// Also write the report (per clip: curves, keys in and out, measured max_error,
-    /// unresolved paths and attributes, what was dropped) as JSON.
+    /// unresolved paths and attributes, what was dropped; per controller: states,
+    /// transitions, blend trees and masks written, names not found) as JSON.
     #[arg(long, value_name = "REPORT.json")]
     report: Option<PathBuf>,
     /// The Unity version whose serialized layout is written (2019.4 to 6000); default: the
@@ -73,12 +78,36 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     for p in &problems {
         eprintln!("error: {p}");
     }
-    let selected = select(&ws, args, &mut problems);
+    let (clips, controllers) = select(&ws, args, &mut problems);
+    let mut folders = UniqueNames::default();
+    let mut controller_reports = Vec::new();
+    // A clip a written controller plays goes beside it (the first such controller), so the
+    // controller's references resolve in the folder it lies in; each clip is written once.
+    let mut clip_folder: HashMap<ObjectRef, PathBuf> = HashMap::new();
+    let mut selected: BTreeSet<ObjectRef> = clips.into_iter().collect();
+    for index in controllers {
+        let result = write_controller(&ws, index).map_err(|e| e.to_string());
+        let at = ws.controllers[index].at;
+        match result.and_then(|c| save_controller(&ws, &args.output, at, c, &mut folders)) {
+            Ok((report, dir, played)) => {
+                controller_reports.push(report);
+                for clip in played {
+                    clip_folder.entry(clip).or_insert_with(|| dir.clone());
+                    selected.insert(clip);
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                problems.push(e);
+            }
+        }
+    }
     let write_options = WriteOptions {
         unity_version: args.unity_version.as_deref().and_then(|v| v.parse().ok()),
         skip_measure: args.no_measure,
     };
     let names = NameBook::build(&ws);
+    let selected: Vec<ObjectRef> = selected.into_iter().collect();
     let written: Vec<(ObjectRef, Result<AnimText, String>)> = selected
         .par_iter()
         .map(|&at| {
@@ -86,10 +115,13 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
             (at, r)
         })
         .collect();
-    let mut folders = UniqueNames::default();
     let mut reports = Vec::new();
     for (at, result) in written {
-        match result.and_then(|anim| save(&ws, &args.output, at, anim, &mut folders)) {
+        let dir = match clip_folder.get(&at) {
+            Some(dir) => dir.clone(),
+            None => source_folder(&ws, &args.output, at),
+        };
+        match result.and_then(|anim| save(&dir, anim, &mut folders)) {
             Ok(report) => reports.push(report),
             Err(e) => {
                 eprintln!("error: {e}");
@@ -98,18 +130,25 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         }
     }
     if let Some(path) = &args.report {
-        let doc = json!({ "clips": reports, "controllers": [], "errors": problems });
+        let doc =
+            json!({ "clips": reports, "controllers": controller_reports, "errors": problems });
         let text = serde_json::to_string_pretty(&doc)?;
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(problems.is_empty())
 }
 
-/// The clips asked for: by name, by controller, or all; names that name nothing are
+/// The clips and controllers (indices into the workspace's) asked for: by name, or all
+/// of both when neither `--clip` nor `--controller` is given; names that name nothing are
 /// problems listing what there is.
-fn select(ws: &Workspace, args: &UnityArgs, problems: &mut Vec<String>) -> Vec<ObjectRef> {
+fn select(
+    ws: &Workspace,
+    args: &UnityArgs,
+    problems: &mut Vec<String>,
+) -> (Vec<ObjectRef>, Vec<usize>) {
     if args.clips.is_empty() && args.controllers.is_empty() {
-        return ws.clips.iter().map(|c| c.at).collect();
+        let clips = ws.clips.iter().map(|c| c.at).collect();
+        return (clips, (0..ws.controllers.len()).collect());
     }
     let mut out = BTreeSet::new();
     for name in &args.clips {
@@ -127,8 +166,11 @@ fn select(ws: &Workspace, args: &UnityArgs, problems: &mut Vec<String>) -> Vec<O
         }
         out.extend(found);
     }
+    let mut controllers = BTreeSet::new();
     for name in &args.controllers {
-        let found: Vec<_> = ws.controllers.iter().filter(|c| &c.name == name).collect();
+        let found: Vec<usize> = (0..ws.controllers.len())
+            .filter(|&i| &ws.controllers[i].name == name)
+            .collect();
         if found.is_empty() {
             let there: Vec<&str> = ws.controllers.iter().map(|c| c.name.as_str()).collect();
             let p = format!(
@@ -138,35 +180,59 @@ fn select(ws: &Workspace, args: &UnityArgs, problems: &mut Vec<String>) -> Vec<O
             eprintln!("error: {p}");
             problems.push(p);
         }
-        for c in found {
-            out.extend(c.clips.iter().copied());
-        }
+        controllers.extend(found);
     }
-    out.into_iter().collect()
+    (out.into_iter().collect(), controllers.into_iter().collect())
 }
 
-/// Writes one `.anim` and its `.meta`, printing its line; the report with `written` set.
+/// `DIR/<source file name>` of the object at `at`.
+fn source_folder(ws: &Workspace, output: &Path, at: ObjectRef) -> PathBuf {
+    let folder_name = ws
+        .files
+        .get(at.file)
+        .and_then(|f| f.source.file_name())
+        .map(|n| safe_file_name(&n.to_string_lossy()))
+        .unwrap_or_else(|| "source".into());
+    output.join(folder_name)
+}
+
+/// Writes `text` to `dir/<stem>.<ext>` (the stem made unique there) with its `.meta`; the
+/// path written.
+fn write_asset(
+    dir: &Path,
+    name: &str,
+    ext: &str,
+    text: &str,
+    guid: &str,
+    main_file_id: i64,
+    folders: &mut UniqueNames,
+) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let stem = folders.claim(dir, &safe_file_name(name), ext);
+    let path = dir.join(format!("{stem}.{ext}"));
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = dir.join(format!("{stem}.{ext}.meta"));
+    std::fs::write(&meta, meta_text(guid, main_file_id))
+        .map_err(|e| format!("{}: {e}", meta.display()))?;
+    Ok(path)
+}
+
+/// Writes one `.anim` and its `.meta` into `dir`, printing its line; the report with
+/// `written` set.
 fn save(
-    ws: &Workspace,
-    output: &Path,
-    at: ObjectRef,
+    dir: &Path,
     anim: AnimText,
     folders: &mut UniqueNames,
 ) -> Result<serde_json::Value, String> {
-    let file = &ws.files[at.file];
-    let folder_name = file
-        .source
-        .file_name()
-        .map(|n| safe_file_name(&n.to_string_lossy()))
-        .unwrap_or_else(|| "source".into());
-    let dir = output.join(folder_name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let stem = folders.claim(&dir, &safe_file_name(&anim.name));
-    let path = dir.join(format!("{stem}.anim"));
-    std::fs::write(&path, &anim.text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta = dir.join(format!("{stem}.anim.meta"));
-    std::fs::write(&meta, meta_text(&anim.guid, ANIM_FILE_ID))
-        .map_err(|e| format!("{}: {e}", meta.display()))?;
+    let path = write_asset(
+        dir,
+        &anim.name,
+        "anim",
+        &anim.text,
+        &anim.guid,
+        ANIM_FILE_ID,
+        folders,
+    )?;
     let mut report = anim.report;
     report.written = Some(path.display().to_string());
     println!("{}", console_line(&report));
@@ -174,6 +240,70 @@ fn save(
         eprintln!("warning: {}: not measured: {e}", path.display());
     }
     serde_json::to_value(&report).map_err(|e| e.to_string())
+}
+
+/// Writes one `.controller` and its masks (each with its `.meta`), printing its line; the
+/// report with `written` set, the folder, and the clips it plays.
+fn save_controller(
+    ws: &Workspace,
+    output: &Path,
+    at: ObjectRef,
+    controller: ControllerText,
+    folders: &mut UniqueNames,
+) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
+    let dir = source_folder(ws, output, at);
+    let mut report = controller.report;
+    for (mask, mask_report) in controller.masks.iter().zip(&mut report.masks) {
+        let path = write_asset(
+            &dir,
+            &mask.name,
+            "mask",
+            &mask.text,
+            &mask.guid,
+            MASK_FILE_ID,
+            folders,
+        )?;
+        mask_report.written = Some(path.display().to_string());
+    }
+    let path = write_asset(
+        &dir,
+        &controller.name,
+        "controller",
+        &controller.text,
+        &controller.guid,
+        CONTROLLER_FILE_ID,
+        folders,
+    )?;
+    report.written = Some(path.display().to_string());
+    println!("{}", controller_line(&report));
+    for d in report.dropped.iter().skip(1) {
+        eprintln!("warning: {}: {d}", path.display());
+    }
+    let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+    Ok((value, dir, controller.clips))
+}
+
+/// `wrote PATH: S states, T transitions, B blend trees, M masks, C clips[, N names not
+/// found][, K clips not loaded]`.
+fn controller_line(r: &ControllerReport) -> String {
+    let c = &r.counts;
+    let mut line = format!(
+        "wrote {}: {} layers, {} states, {} transitions, {} blend trees, {} masks, {} clips",
+        r.written.as_deref().unwrap_or(""),
+        c.layers,
+        c.states,
+        c.state_transitions + c.transitions,
+        c.blend_trees,
+        r.masks.len(),
+        r.clips
+    );
+    if !r.names_not_found.is_empty() {
+        line.push_str(&format!(", {} names not found", r.names_not_found.len()));
+    }
+    if !r.missing_clips.is_empty() {
+        line.push_str(&format!(", {} clips not loaded", r.missing_clips.len()));
+    }
+    line
 }
 
 /// `wrote PATH: N curves, K keys (from J), max error E[, U unresolved paths]`.
@@ -209,12 +339,12 @@ struct UniqueNames {
 }
 
 impl UniqueNames {
-    /// `name`, or `name 1`, `name 2`, … where it is taken in `dir`.
-    fn claim(&mut self, dir: &Path, name: &str) -> String {
+    /// `name`, or `name 1`, `name 2`, … where `name.ext` is taken in `dir`.
+    fn claim(&mut self, dir: &Path, name: &str, ext: &str) -> String {
         let taken = self.taken.entry(dir.to_path_buf()).or_default();
         let mut candidate = name.to_string();
         let mut n = 0;
-        while !taken.insert(candidate.to_lowercase()) {
+        while !taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
             n += 1;
             candidate = format!("{name} {n}");
         }
@@ -230,10 +360,11 @@ mod tests {
     fn names_are_made_unique_and_safe() {
         let mut names = UniqueNames::default();
         let dir = Path::new("out/a");
-        assert_eq!(names.claim(dir, "Idle"), "Idle");
-        assert_eq!(names.claim(dir, "idle"), "idle 1");
-        assert_eq!(names.claim(dir, "Idle"), "Idle 2");
-        assert_eq!(names.claim(Path::new("out/b"), "Idle"), "Idle");
+        assert_eq!(names.claim(dir, "Idle", "anim"), "Idle");
+        assert_eq!(names.claim(dir, "idle", "anim"), "idle 1");
+        assert_eq!(names.claim(dir, "Idle", "anim"), "Idle 2");
+        assert_eq!(names.claim(dir, "Idle", "controller"), "Idle");
+        assert_eq!(names.claim(Path::new("out/b"), "Idle", "anim"), "Idle");
         assert_eq!(safe_file_name("a/b:c?"), "a_b_c_");
         assert_eq!(safe_file_name(".."), "clip");
         assert_eq!(safe_file_name(""), "clip");

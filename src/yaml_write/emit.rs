@@ -4,8 +4,8 @@
 use super::float::push_f32;
 use super::keys::{TextCurve, TextKey};
 use super::layout::Layout;
+use super::out::Out;
 use super::plan::{Group, ListKind, Plan};
-use super::scalar::push_str_scalar;
 use crate::clip::{BindingKind, ClipData};
 use crate::curve::{DEFAULT_WEIGHT, Infinity};
 
@@ -13,6 +13,8 @@ use crate::curve::{DEFAULT_WEIGHT, Infinity};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TextRef {
     Null,
+    /// `{fileID: N}`: a document of the same file.
+    Local(i64),
     /// `{fileID: N, guid: G, type: T}`.
     Asset {
         file_id: i64,
@@ -22,9 +24,11 @@ pub enum TextRef {
 }
 
 impl TextRef {
-    fn push(&self, out: &mut String) {
+    /// Appends the reference.
+    pub(super) fn push(&self, out: &mut String) {
         match self {
             TextRef::Null => out.push_str("{fileID: 0}"),
+            TextRef::Local(id) => out.push_str(&format!("{{fileID: {id}}}")),
             TextRef::Asset {
                 file_id,
                 guid,
@@ -42,67 +46,6 @@ pub struct Refs<'a> {
     pub pptr: &'a [TextRef],
     /// The script of each group (MonoBehaviour curves), by group index.
     pub scripts: &'a [TextRef],
-}
-
-/// Appends `  name: value\n` style lines with a fixed indent.
-struct Out {
-    text: String,
-}
-
-impl Out {
-    fn line(&mut self, indent: usize, s: &str) {
-        for _ in 0..indent {
-            self.text.push(' ');
-        }
-        self.text.push_str(s);
-        self.text.push('\n');
-    }
-
-    fn float(&mut self, indent: usize, name: &str, x: f32) {
-        self.open(indent, name);
-        push_f32(&mut self.text, x);
-        self.text.push('\n');
-    }
-
-    fn int(&mut self, indent: usize, name: &str, x: i64) {
-        self.line(indent, &format!("{name}: {x}"));
-    }
-
-    fn string(&mut self, indent: usize, name: &str, s: &str) {
-        self.open(indent, name);
-        push_str_scalar(&mut self.text, s);
-        self.text.push('\n');
-    }
-
-    fn reference(&mut self, indent: usize, name: &str, r: &TextRef) {
-        self.open(indent, name);
-        r.push(&mut self.text);
-        self.text.push('\n');
-    }
-
-    /// `indent` spaces, `name: `.
-    fn open(&mut self, indent: usize, name: &str) {
-        for _ in 0..indent {
-            self.text.push(' ');
-        }
-        self.text.push_str(name);
-        self.text.push_str(": ");
-    }
-
-    /// `name: {x: a, y: b, ...}` over the components.
-    fn vector(&mut self, indent: usize, name: &str, values: &[f32]) {
-        self.open(indent, name);
-        self.text.push('{');
-        for (i, v) in values.iter().enumerate() {
-            if i > 0 {
-                self.text.push_str(", ");
-            }
-            self.text.push(['x', 'y', 'z', 'w'][i.min(3)]);
-            self.text.push_str(": ");
-            push_f32(&mut self.text, *v);
-        }
-        self.text.push_str("}\n");
-    }
 }
 
 fn infinity_code(i: Infinity) -> i64 {

@@ -140,7 +140,7 @@ fn pptr_at(pptr: &[TextRef], value: f32) -> Option<(String, i64)> {
         return None;
     }
     match pptr.get(value as usize)? {
-        TextRef::Null => None,
+        TextRef::Null | TextRef::Local(_) => None,
         TextRef::Asset { file_id, guid, .. } => Some((guid.clone(), *file_id)),
     }
 }

@@ -1,8 +1,11 @@
 //! The writing side of [`crate::yaml`]: built clips back into Unity's text `.anim` files,
-//! exactly, with a report of what was written and how exact it is.
+//! exactly, and controllers into `.controller` and `.mask` files, with a report of what was
+//! written and how exact it is.
 //!
-//! [`write_anim`] takes a [`Workspace`] and one of its clips and returns the text and its
-//! [`ClipReport`]; the CLI (`clipscope unity`) and the viewer call the same function.
+//! One function per file kind, each taking a [`Workspace`] and returning the text and its
+//! report: [`write_anim`] ([`ClipReport`]), [`write_controller`] ([`ControllerReport`], with
+//! the controller's masks and the clips it plays) and [`write_mask`]; the CLI (`clipscope
+//! unity`) and the viewer call the same functions.
 //!
 //! - Keys come from the built curves, not resampled ([`keys`]): streamed and legacy keys as
 //!   stored, dense frames as linear keys, a constant as one key; a vector's components get
@@ -13,22 +16,30 @@
 //!   [`crate::yaml::read_yaml`]'s reader and evaluated by Unity's keyframe rules, against the
 //!   built clip.
 
+pub mod controller;
+pub mod controller_text;
 mod emit;
+pub mod file_id;
 pub mod file_name;
 mod float;
 pub mod guid;
 pub mod keys;
 mod layout;
+pub mod mask;
 mod measure;
 pub mod names;
+mod out;
 mod plan;
 mod scalar;
 
 use serde::Serialize;
 
+pub use controller::{ControllerReport, ControllerText, write_controller, write_mask};
 pub use emit::TextRef;
+pub use file_id::CONTROLLER_FILE_ID;
 pub use float::f32_text;
 pub use layout::Layout;
+pub use mask::{MASK_FILE_ID, MaskReport, MaskText};
 pub use names::NameBook;
 
 use crate::unity::{Int, PPtr};
@@ -53,7 +64,11 @@ pub struct WriteOptions {
 pub enum WriteError {
     #[error("no clip at file {file}, path id {path_id}")]
     NoClip { file: usize, path_id: i64 },
-    #[error("{file}: clip {name:?} (path id {path_id}) was not decoded: {reason}")]
+    #[error("no controller number {index} in the workspace")]
+    NoController { index: usize },
+    #[error("controller number {index} has no layer {layer}")]
+    NoLayer { index: usize, layer: usize },
+    #[error("{file}: {name:?} (path id {path_id}) was not decoded: {reason}")]
     NotDecoded {
         file: String,
         name: String,

@@ -1,6 +1,8 @@
 //! Shared helpers for tests that read the real Unity files in `../shared/data`.
 #![allow(dead_code)]
 
+pub mod reference;
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -30,6 +30,7 @@ pub fn controller_panel(
     selection: &mut Selection,
 ) {
     controller_list(ui, library, view);
+    super::unity_save::controller_save_section(ui, library, view.index);
     if view.animator.is_none() {
         ui.weak("no controller: pick one above (the rig's own is picked when it is loaded)");
         return;

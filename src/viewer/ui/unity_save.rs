@@ -1,7 +1,7 @@
-//! "Save as Unity .anim" for the shown clip: a folder (default `unity` in the working
-//! directory) and a button that writes the clip through
-//! [`crate::yaml_write::write_anim`] (the same function `clipscope unity` calls), with its
-//! `.meta`, then the report's line.
+//! "Save as Unity .anim" for the shown clip and "Save controller" for the controller panel's
+//! controller: a folder (default `unity` in the working directory) and a button that writes
+//! through [`crate::yaml_write::write_anim`] and [`crate::yaml_write::write_controller`] (the
+//! functions `clipscope unity` calls), each file with its `.meta`, then the report's line.
 
 use std::path::Path;
 
@@ -11,7 +11,10 @@ use crate::viewer::library::Library;
 use crate::viewer::scene::Selection;
 use crate::yaml_write::file_name::safe_file_name;
 use crate::yaml_write::guid::meta_text;
-use crate::yaml_write::{ANIM_FILE_ID, NameBook, WriteOptions, write_anim};
+use crate::yaml_write::{
+    ANIM_FILE_ID, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, WriteOptions, write_anim,
+    write_controller,
+};
 
 /// What the section remembers between frames (kept in egui's memory).
 #[derive(Clone, Debug)]
@@ -74,6 +77,116 @@ pub fn unity_save_section(ui: &mut egui::Ui, library: Option<&Library>, selectio
                 .clicked()
             {
                 state.result = Some(save(library, selection, &state.folder));
+            }
+            match &state.result {
+                Some(Ok(line)) => {
+                    ui.label(egui::RichText::new(line).small());
+                }
+                Some(Err(e)) => {
+                    ui.colored_label(egui::Color32::LIGHT_RED, e);
+                }
+                None => {}
+            }
+        });
+    ui.data_mut(|d| d.insert_temp(id, state));
+}
+
+/// Writes `text` and its `.meta` as `dir/<name>.<ext>`; the path.
+fn write_with_meta(
+    dir: &Path,
+    name: &str,
+    ext: &str,
+    text: &str,
+    guid: &str,
+    main_file_id: i64,
+) -> Result<std::path::PathBuf, String> {
+    let stem = safe_file_name(name);
+    let path = dir.join(format!("{stem}.{ext}"));
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let meta = dir.join(format!("{stem}.{ext}.meta"));
+    std::fs::write(&meta, meta_text(guid, main_file_id))
+        .map_err(|e| format!("{}: {e}", meta.display()))?;
+    Ok(path)
+}
+
+/// Writes controller `index` with its masks and the clips it plays into `folder`; the
+/// report's line or the error.
+fn save_controller(library: &Library, index: usize, folder: &str) -> Result<String, String> {
+    let ws = &library.main;
+    let controller = write_controller(ws, index).map_err(|e| e.to_string())?;
+    let dir = Path::new(folder.trim());
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for mask in &controller.masks {
+        write_with_meta(
+            dir,
+            &mask.name,
+            "mask",
+            &mask.text,
+            &mask.guid,
+            MASK_FILE_ID,
+        )?;
+    }
+    let names = NameBook::build(ws);
+    let mut clips_written = 0;
+    for &at in &controller.clips {
+        let anim =
+            write_anim(ws, &names, at, &WriteOptions::default()).map_err(|e| e.to_string())?;
+        write_with_meta(
+            dir,
+            &anim.name,
+            "anim",
+            &anim.text,
+            &anim.guid,
+            ANIM_FILE_ID,
+        )?;
+        clips_written += 1;
+    }
+    let path = write_with_meta(
+        dir,
+        &controller.name,
+        "controller",
+        &controller.text,
+        &controller.guid,
+        CONTROLLER_FILE_ID,
+    )?;
+    let r = &controller.report;
+    let c = &r.counts;
+    Ok(format!(
+        "wrote {}: {} states, {} transitions, {} blend trees, {} masks, {clips_written} clips, {} names not found, {} clips not loaded",
+        path.display(),
+        c.states,
+        c.state_transitions + c.transitions,
+        c.blend_trees,
+        r.masks.len(),
+        r.names_not_found.len(),
+        r.missing_clips.len()
+    ))
+}
+
+/// "Save controller" for the controller panel: folder, button, and the last result.
+pub fn controller_save_section(ui: &mut egui::Ui, library: &Library, index: Option<usize>) {
+    let id = ui.id().with("controller save");
+    let mut state: SaveState = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+    egui::CollapsingHeader::new("Save controller")
+        .id_salt("controller save")
+        .show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.label("folder");
+                ui.text_edit_singleline(&mut state.folder);
+            });
+            let decoded = index
+                .and_then(|i| library.main.controllers.get(i))
+                .is_some_and(|c| c.model.is_ok());
+            let ready = decoded && !state.folder.trim().is_empty();
+            if ui
+                .add_enabled(ready, egui::Button::new("Save controller"))
+                .on_hover_text(
+                    "the controller as an editable .controller, with its layers' .mask files and the clips it plays (.anim), each with its .meta",
+                )
+                .clicked()
+                && let Some(i) = index
+            {
+                state.result = Some(save_controller(library, i, &state.folder));
             }
             match &state.result {
                 Some(Ok(line)) => {
