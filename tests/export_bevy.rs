@@ -13,6 +13,8 @@
 mod common;
 #[path = "support/gltf_validator.rs"]
 mod gltf_validator;
+#[path = "support/morph_fixture.rs"]
+mod morph_fixture;
 #[path = "support/skew_fixture.rs"]
 mod skew_fixture;
 
@@ -32,10 +34,6 @@ use bevy::mesh::{Mesh, Mesh3d, MeshPlugin};
 use bevy::prelude::{App, Entity, MinimalPlugins, Transform};
 use bevy::transform::TransformPlugin;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
-use clipscope::authoring::{
-    Bundle, ClipSpec, Compression, FloatCurve, KeySpec, LegacyClip, PathCurve, UnityTarget,
-    write_bundle,
-};
 use clipscope::export::evaluate::{Path, angle_between, distance, max_abs_diff};
 use clipscope::export::{
     ClipReport, ExportClip, ExportOptions, ExportRig, Exported, Mode, clips_playing_on, export,
@@ -577,63 +575,6 @@ fn unitys_own_stepped_keys_hold_in_bevy() {
     }
 }
 
-/// A written legacy clip on quinn's real rig and mesh: a Hermite position curve, stepped
-/// scale keys and a curve on the mesh's blend shape.
-fn quinn_fixture_clip(ws: &Workspace, rig: usize) -> (Vec<u8>, String, f32) {
-    let entry = &ws.rigs[rig];
-    let renderer = &entry.renderers[0];
-    let MeshSource::Loaded(at) = &renderer.mesh else {
-        panic!("quinn's mesh is loaded")
-    };
-    let mesh = ws.mesh(*at).and_then(|m| m.data.clone()).expect("decoded");
-    let shape = mesh.blend_shapes[0].name.clone();
-    let full = mesh.blend_shapes[0].frames.last().unwrap().weight;
-    let body = entry.skeleton.joints[renderer.joint].path.clone();
-    let joint = entry
-        .skeleton
-        .joints
-        .iter()
-        .find(|j| !j.path.is_empty() && j.path != body)
-        .unwrap();
-    let mut clip = LegacyClip::new("Morph");
-    clip.sample_rate = 30.0;
-    let p = joint.position;
-    clip.position = vec![PathCurve::new(
-        joint.path.clone(),
-        vec![
-            KeySpec::new(0.0, p, [0.0, 0.5, 0.0], [0.0, 0.5, 0.0]),
-            KeySpec::new(0.8, [p[0] + 0.1, p[1] + 0.2, p[2]], [0.3; 3], [0.3; 3]),
-            KeySpec::flat(1.5, p),
-        ],
-    )];
-    let step = |t: f32, v: f32| KeySpec::new(t, [v; 3], [f32::INFINITY; 3], [f32::INFINITY; 3]);
-    clip.scale = vec![PathCurve::new(
-        joint.path.clone(),
-        vec![
-            step(0.0, 1.0),
-            step(0.5, 1.25),
-            step(1.0, 0.8),
-            KeySpec::flat(1.5, [0.8; 3]),
-        ],
-    )];
-    clip.floats = vec![FloatCurve {
-        path: body,
-        attribute: format!("blendShape.{shape}"),
-        class_id: 137,
-        keys: vec![
-            KeySpec::new(0.0, 0.0, 0.0, 0.0),
-            KeySpec::new(0.7, full, 0.0, 0.0),
-            KeySpec::new(1.5, 0.25 * full, -full, -full),
-        ],
-        pre_infinity: 2,
-        post_infinity: 2,
-    }];
-    let mut b = Bundle::new(UnityTarget::Unity2020);
-    b.clips.push(ClipSpec::Legacy(clip));
-    b.compression = Compression::Lz4;
-    (write_bundle(&b).unwrap(), shape, full)
-}
-
 #[test]
 fn blend_shape_and_stepped_curves_on_a_real_mesh_play_in_bevy() {
     let Some(quinn) = common::data("binary/lessscarymannequins/copy.bundle") else {
@@ -641,7 +582,7 @@ fn blend_shape_and_stepped_curves_on_a_real_mesh_play_in_bevy() {
     };
     let base = common::open(std::slice::from_ref(&quinn));
     let rig = rig_index(&base, "quinn");
-    let (bytes, shape, full) = quinn_fixture_clip(&base, rig);
+    let (bytes, shape, full) = morph_fixture::bundle(&base, rig);
     let dir = temp_dir("fixture");
     let fixture = dir.join("morph.bundle");
     std::fs::write(&fixture, bytes).unwrap();
@@ -652,7 +593,7 @@ fn blend_shape_and_stepped_curves_on_a_real_mesh_play_in_bevy() {
     let clip = ws
         .clips
         .iter()
-        .find(|c| c.data.as_ref().is_ok_and(|d| d.name == "Morph"))
+        .find(|c| c.data.as_ref().is_ok_and(|d| d.name == morph_fixture::CLIP))
         .expect("the written clip");
     let clips = [ExportClip {
         at: clip.at,

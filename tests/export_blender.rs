@@ -3,13 +3,17 @@
 //! position at 12 times per clip compared with where `clipscope pose` puts it (mirrored
 //! into glTF's space), within 2e-3 of the rig's size. Cases: every shared humanoid clip on
 //! morbman (defaults, meshes included), duckhunted's legacy clips, and the
-//! squash-and-stretch sword fixture.
+//! squash-and-stretch sword fixture; and a written clip on quinn's real mesh whose blend
+//! shape curve plays as the shape key's value (against the clip's weight over the shape's
+//! full weight, within 2e-4).
 //!
 //! Prints SKIP with the reason where Blender (or the shared data) is missing. Blender runs
 //! with no other Python interpreter on `PATH` (pyenv shims and virtual environments make
 //! its embedded Python load the wrong library).
 
 mod common;
+#[path = "support/morph_fixture.rs"]
+mod morph_fixture;
 #[path = "support/skew_fixture.rs"]
 mod skew_fixture;
 
@@ -22,11 +26,21 @@ use clipscope::humanoid::PoseOptions;
 use clipscope::pose::ClipPoser;
 use clipscope::workspace::RigEntry;
 use clipscope::world::World;
-use clipscope::{OpenOptions, Workspace};
+use clipscope::{ClipData, OpenOptions, Workspace};
 use serde_json::{Value, json};
 
 /// Times per clip compared.
 const TIMES: usize = 12;
+
+/// Largest difference of a shape key's value from the clip's weight.
+const WEIGHT_TOLERANCE: f64 = 2e-4;
+
+/// A blend shape compared as its Blender shape key: its name (the exported `targetNames`)
+/// and its weight (0..1, of the shape's full weight) in a clip at a clip time.
+struct Shape<'f> {
+    name: &'f str,
+    weight: &'f dyn Fn(&ClipData, f32) -> f32,
+}
 
 /// `PATH` without directories that hold another Python (pyenv, virtual environments).
 fn clean_path() -> String {
@@ -64,8 +78,13 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Where `pose` puts every joint of `rig` at 12 times of each clip, in glTF's space (the
 /// rig's root placed by its own local transform, as the file's root node is), keyed by the
-/// joints' path hashes.
-fn expected(rig: &RigEntry, clips: &[ExportClip<'_>], names: &[String]) -> Value {
+/// joints' path hashes; and each of `shapes`' weights at those times.
+fn expected(
+    rig: &RigEntry,
+    clips: &[ExportClip<'_>],
+    names: &[String],
+    shapes: &[Shape<'_>],
+) -> Value {
     let humanoid = rig.humanoid.as_deref();
     let animations: Vec<Value> = clips
         .iter()
@@ -89,20 +108,29 @@ fn expected(rig: &RigEntry, clips: &[ExportClip<'_>], names: &[String]) -> Value
                         .push(p);
                 }
             }
-            json!({ "name": name, "times": times, "joints": joints })
+            let weights: HashMap<&str, Vec<f32>> = shapes
+                .iter()
+                .map(|s| {
+                    let at = times.iter().map(|&t| (s.weight)(c.clip, c.clip.start + t));
+                    (s.name, at.collect())
+                })
+                .collect();
+            json!({ "name": name, "times": times, "joints": joints, "shapes": weights })
         })
         .collect();
     json!({ "animations": animations })
 }
 
 /// Exports `clips` on `rig`, plays the file in Blender and compares every joint with
-/// `pose`. Returns the largest distance, in rig sizes.
+/// `pose` (and each of `shapes` with its shape key). Returns the largest distance, in rig
+/// sizes.
 fn blender_round_trip(
     blender: &Path,
     name: &str,
     ws: &Workspace,
     rig: &RigEntry,
     clips: &[ExportClip<'_>],
+    shapes: &[Shape<'_>],
 ) -> f64 {
     let exported =
         export(ws, &ExportRig::of(rig), clips, &ExportOptions::default()).expect("exports");
@@ -115,7 +143,7 @@ fn blender_round_trip(
         .iter()
         .map(|c| c.name.clone())
         .collect();
-    let want = expected(rig, clips, &names);
+    let want = expected(rig, clips, &names, shapes);
     let dir = temp_dir(name);
     let (glb, want_path, out) = (
         dir.join("in.glb"),
@@ -167,7 +195,7 @@ fn blender_round_trip(
         let animation = anim["name"].as_str().unwrap();
         let times = anim["times"].as_array().unwrap();
         for (hash, rows) in anim["joints"].as_object().unwrap() {
-            let got_rows = &got[animation][hash];
+            let got_rows = &got[animation]["joints"][hash];
             for (i, want_row) in rows.as_array().unwrap().iter().enumerate() {
                 let g = &got_rows[i];
                 if g.is_null() {
@@ -190,8 +218,33 @@ fn blender_round_trip(
         }
     }
     assert!(compared > 0, "{name}: Blender found no joint");
+    compare_shapes(name, &want, &got);
     eprintln!("{name}: {compared} joint positions within {worst:.2e} rig sizes of pose in Blender");
     worst
+}
+
+/// Every wanted shape weight against the shape key's value Blender plays; panics on a
+/// difference over [`WEIGHT_TOLERANCE`] or a shape key Blender lacks.
+fn compare_shapes(name: &str, want: &Value, got: &Value) {
+    for anim in want["animations"].as_array().unwrap() {
+        let animation = anim["name"].as_str().unwrap();
+        let times = anim["times"].as_array().unwrap();
+        for (shape, rows) in anim["shapes"].as_object().unwrap() {
+            let played = &got[animation]["shapes"][shape];
+            for (i, w) in rows.as_array().unwrap().iter().enumerate() {
+                let w = w.as_f64().unwrap();
+                let g = played[i].as_f64().unwrap_or_else(|| {
+                    panic!("{name} {animation}: Blender has no shape key {shape}")
+                });
+                assert!(
+                    (g - w).abs() <= WEIGHT_TOLERANCE,
+                    "{name} {animation} at {}: shape key {shape} is {g}, the clip's weight {w}",
+                    times[i]
+                );
+            }
+            eprintln!("{name} {animation}: shape key {shape} plays the clip's weights");
+        }
+    }
 }
 
 fn open(rels: &[&str]) -> Option<Workspace> {
@@ -219,7 +272,7 @@ fn exported_characters_play_in_blender_where_pose_puts_them() {
         .position(|r| r.name == skew_fixture::RIG)
         .unwrap();
     let clips = clips_playing_on(&sword, rig);
-    blender_round_trip(&blender, "sword", &sword, &sword.rigs[rig], &clips);
+    blender_round_trip(&blender, "sword", &sword, &sword.rigs[rig], &clips, &[]);
     if let Some(ws) = open(&[
         "binary/wetboys_plateupemotesapi/morbman",
         "binary/wetboys_plateupemotesapi/customemotespackage",
@@ -228,7 +281,7 @@ fn exported_characters_play_in_blender_where_pose_puts_them() {
         let rig = ws.rigs.iter().position(|r| r.name == "morbman").unwrap();
         let clips = clips_playing_on(&ws, rig);
         assert_eq!(clips.len(), 4);
-        blender_round_trip(&blender, "morbman", &ws, &ws.rigs[rig], &clips);
+        blender_round_trip(&blender, "morbman", &ws, &ws.rigs[rig], &clips, &[]);
     }
     if let Some(ws) = open(&["binary/duckhunted/WebPlayer.unity3d"]) {
         let rig = (0..ws.rigs.len())
@@ -236,6 +289,56 @@ fn exported_characters_play_in_blender_where_pose_puts_them() {
             .unwrap();
         let clips = clips_playing_on(&ws, rig);
         assert_eq!(clips.len(), 4);
-        blender_round_trip(&blender, "duckhunted", &ws, &ws.rigs[rig], &clips);
+        blender_round_trip(&blender, "duckhunted", &ws, &ws.rigs[rig], &clips, &[]);
     }
+}
+
+/// The blend shape curve of a written clip on quinn's real mesh plays in Blender as the
+/// shape key's value, with its joints where `pose` puts them.
+#[test]
+fn blend_shape_curves_play_in_blender_as_shape_key_values() {
+    let Some(blender) = blender() else {
+        return;
+    };
+    let Some(quinn) = common::data("binary/lessscarymannequins/copy.bundle") else {
+        eprintln!("SKIP: ../shared/data is missing");
+        return;
+    };
+    let base = common::open(std::slice::from_ref(&quinn));
+    let rig = base.rigs.iter().position(|r| r.name == "quinn").unwrap();
+    let (bytes, shape, full) = morph_fixture::bundle(&base, rig);
+    let dir = temp_dir("morph-fixture");
+    let fixture = dir.join("morph.bundle");
+    std::fs::write(&fixture, bytes).unwrap();
+    let ws = common::open(&[quinn, fixture]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let rig = ws.rigs.iter().position(|r| r.name == "quinn").unwrap();
+    let at = ws
+        .clips
+        .iter()
+        .find(|c| c.data.as_ref().is_ok_and(|d| d.name == morph_fixture::CLIP))
+        .expect("the written clip");
+    let clip = at.data.as_ref().unwrap();
+    let binding = clipscope::hash::attribute_hash(&format!("blendShape.{shape}"));
+    let track = clip
+        .curves
+        .iter()
+        .position(|c| {
+            c.binding
+                .is_some_and(|b| clip.bindings[b].attribute == binding)
+        })
+        .expect("the blend shape curve");
+    let weight = |clip: &ClipData, t: f32| clip.sample_curve(track, t).unwrap_or(0.0) / full;
+    // The weight runs over most of the shape's range: a shape key left at rest fails.
+    let range: Vec<f32> = (0..=30).map(|i| weight(clip, i as f32 * 0.05)).collect();
+    let (lo, hi) = range
+        .iter()
+        .fold((1.0f32, 0.0f32), |(l, h), w| (l.min(*w), h.max(*w)));
+    assert!(lo < 0.05 && hi > 0.95, "{lo} {hi}");
+    let clips = [ExportClip { at: at.at, clip }];
+    let shapes = [Shape {
+        name: &shape,
+        weight: &weight,
+    }];
+    blender_round_trip(&blender, "morph", &ws, &ws.rigs[rig], &clips, &shapes);
 }

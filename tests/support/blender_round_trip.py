@@ -5,8 +5,10 @@
 #
 #   blender -b --factory-startup --python blender_round_trip.py -- IN.glb WANT.json OUT.json
 #
-# WANT.json: {"animations": [{"name": ..., "times": [...], "joints": {"<hash>": ...}}]}
-# OUT.json:  {"<animation>": {"<hash>": [[x, y, z] or null per time]}}
+# WANT.json: {"animations": [{"name": ..., "times": [...], "joints": {"<hash>": ...},
+#             "shapes": {"<shape key>": ...}}]}  ("shapes" optional)
+# OUT.json:  {"<animation>": {"joints": {"<hash>": [[x, y, z] or null per time]},
+#                             "shapes": {"<shape key>": [value or null per time]}}}
 import json
 import math
 import sys
@@ -78,6 +80,15 @@ for obj in bpy.data.objects:
         joints[str(int(h))] = (obj, None)
 
 
+def shape_key(name):
+    """The shape key named `name` (the exporter's `targetNames`) on any mesh, or None."""
+    for mesh in bpy.data.meshes:
+        keys = mesh.shape_keys
+        if keys is not None and name in keys.key_blocks:
+            return keys.key_blocks[name]
+    return None
+
+
 def reset():
     for obj in bpy.data.objects:
         obj.matrix_basis = rest_objects[obj.name]
@@ -117,6 +128,7 @@ for anim in want["animations"]:
     reset()
     play(anim["name"])
     got = {h: [] for h in anim["joints"]}
+    shapes = {n: [] for n in anim.get("shapes", {})}
     for t in anim["times"]:
         frame = t * fps
         whole = math.floor(frame)
@@ -135,6 +147,9 @@ for anim in want["animations"]:
                 p = ev.matrix_world @ ev.pose.bones[bone].head
             # Blender's Z up back to glTF's Y up.
             got[h].append([p.x, p.z, -p.y])
-    out[anim["name"]] = got
+        for n in shapes:
+            block = shape_key(n)
+            shapes[n].append(None if block is None else block.value)
+    out[anim["name"]] = {"joints": got, "shapes": shapes}
 with open(out_path, "w") as f:
     json.dump(out, f)
