@@ -59,35 +59,6 @@ impl Keys {
         self.evaluate_as(path, t, true)
     }
 
-    /// A linear rotation channel at time `t` as glTF plays it and as Blender does
-    /// ([`Keys::evaluate`], [`Keys::evaluate_blender`]), its keys looked up once; `None`
-    /// for other channels.
-    pub fn evaluate_rotation_both(&self, t: f32) -> Option<([f32; 4], [f32; 4])> {
-        if self.interpolation != Interpolation::Linear || self.width != 4 {
-            return None;
-        }
-        let n = self.times.len();
-        let key = |k: usize| -> [f32; 4] { self.value(k).try_into().unwrap_or([0.0; 4]) };
-        if n == 0 {
-            return Some(([0.0; 4], [0.0; 4]));
-        }
-        if t <= self.times[0] || n == 1 {
-            return Some((key(0), key(0)));
-        }
-        if t >= self.times[n - 1] {
-            return Some((key(n - 1), key(n - 1)));
-        }
-        let k = self.times.partition_point(|&x| x <= t) - 1;
-        let dt = self.times[k + 1] - self.times[k];
-        let s = if dt > 0.0 {
-            (t - self.times[k]) / dt
-        } else {
-            0.0
-        };
-        let (a, b) = (key(k), key(k + 1));
-        Some((slerp(a, b, s), nlerp(a, b, s)))
-    }
-
     fn evaluate_as(&self, path: Path, t: f32, blender: bool) -> Vec<f32> {
         let n = self.times.len();
         if n == 0 {
@@ -134,6 +105,55 @@ impl Keys {
                 if rotation { normalize(v) } else { v }
             }
         }
+    }
+}
+
+/// A linear rotation channel evaluated as glTF plays it and as Blender does
+/// ([`Keys::evaluate`], [`Keys::evaluate_blender`]) at many times: the slerp arc of the key
+/// pair last used is kept, so times in one key interval compute it once.
+pub struct RotationCursor<'k> {
+    keys: &'k Keys,
+    /// The key interval last used and its arc.
+    arc: Option<(usize, Slerp)>,
+}
+
+impl<'k> RotationCursor<'k> {
+    /// `None` unless `keys` is a linear channel of quaternions.
+    pub fn new(keys: &'k Keys) -> Option<RotationCursor<'k>> {
+        (keys.interpolation == Interpolation::Linear && keys.width == 4)
+            .then_some(RotationCursor { keys, arc: None })
+    }
+
+    fn key(&self, k: usize) -> [f32; 4] {
+        self.keys.value(k).try_into().unwrap_or([0.0; 4])
+    }
+
+    /// Both players' rotation at time `t` (clamped to the first and last key).
+    pub fn at(&mut self, t: f32) -> ([f32; 4], [f32; 4]) {
+        let times = &self.keys.times;
+        let n = times.len();
+        if n == 0 {
+            return ([0.0; 4], [0.0; 4]);
+        }
+        if t <= times[0] || n == 1 {
+            return (self.key(0), self.key(0));
+        }
+        if t >= times[n - 1] {
+            return (self.key(n - 1), self.key(n - 1));
+        }
+        let k = times.partition_point(|&x| x <= t) - 1;
+        let dt = times[k + 1] - times[k];
+        let s = if dt > 0.0 { (t - times[k]) / dt } else { 0.0 };
+        let (a, b) = (self.key(k), self.key(k + 1));
+        let arc = match self.arc {
+            Some((at, arc)) if at == k => arc,
+            _ => {
+                let arc = Slerp::new(a, b);
+                self.arc = Some((k, arc));
+                arc
+            }
+        };
+        (arc.at(s), nlerp(a, b, s))
     }
 }
 
@@ -329,9 +349,11 @@ mod tests {
             "{slerped}"
         );
         assert!(nlerped > 2.0, "{nlerped}");
-        // Both at once, as the measure reads them: the same values, clamped alike.
-        for t in [-1.0f32, 0.0, 0.3, 0.5, 1.0, 2.0] {
-            let (gltf, blender) = k.evaluate_rotation_both(t).unwrap();
+        // Both at once, as the measure reads them: the same values, clamped alike, the arc
+        // kept across times in one interval and renewed in another (in any order).
+        let mut cursor = RotationCursor::new(&k).unwrap();
+        for t in [-1.0f32, 0.0, 0.3, 0.5, 1.0, 2.0, 0.7, 0.2] {
+            let (gltf, blender) = cursor.at(t);
             assert_eq!(gltf.to_vec(), k.evaluate(Path::Rotation, t), "{t}");
             assert_eq!(
                 blender.to_vec(),

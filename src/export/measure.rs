@@ -6,7 +6,7 @@
 
 use super::bindings::key_times;
 use super::channels::{Built, Channel, HOLD, Tolerance};
-use super::evaluate::{Path, angle_between, distance, max_abs_diff};
+use super::evaluate::{Path, RotationCursor, angle_between, distance, max_abs_diff};
 use super::source::{Frame, Source};
 
 /// The largest errors of one clip, by kind, and where the worst (relative to its
@@ -103,9 +103,18 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
         Path::Translation => e * tolerance.unit(node),
         _ => e,
     };
+    // Linear rotations: both players, each key pair's arc computed once on the sorted grid.
+    let mut cursors: Vec<Option<RotationCursor>> = channels
+        .iter()
+        .map(|c| {
+            (c.path == Path::Rotation)
+                .then(|| RotationCursor::new(&c.keys))
+                .flatten()
+        })
+        .collect();
     for t in grid(source, rate, &built.sampled) {
         let frame: Frame = source.frame(t);
-        for c in channels {
+        for (c, cursor) in channels.iter().zip(&mut cursors) {
             let exact: &[f32] = match c.path {
                 Path::Weights => {
                     let m = source.morphs.iter().position(|m| m.joint == c.node);
@@ -114,10 +123,7 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
                 }
                 path => frame.joints.get(c.node).map_or(&[], |j| j.part(path)),
             };
-            let both = (c.path == Path::Rotation)
-                .then(|| c.keys.evaluate_rotation_both(t - start))
-                .flatten();
-            let e = match both {
+            let e = match cursor.as_mut().map(|r| r.at(t - start)) {
                 Some((gltf, blender)) => {
                     error(c.path, &gltf, exact).max(error(c.path, &blender, exact))
                 }

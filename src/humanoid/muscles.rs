@@ -89,7 +89,7 @@ pub fn half_tangent(angle: f64, sgn: f64) -> f64 {
         // A locked axis or a muscle at rest: most axes of a frame, and tan is costly.
         return 0.0;
     }
-    let t = (angle / 2.0).clamp(-EDGE, EDGE).tan();
+    let t = libm::tan((angle / 2.0).clamp(-EDGE, EDGE));
     if sgn < 0.0 { -t } else { t }
 }
 
