@@ -547,6 +547,29 @@ fn stripped_roots_take_their_pose_from_the_instance_modifications() {
     );
 }
 
+/// A text Animator's Apply Root Motion reaches the workspace's rig (where the Bevy plugin's
+/// `UnityAnimator::for_rig` reads it): off as morbman's prefab stores it, on in the same
+/// text with `m_ApplyRootMotion: 1`.
+#[test]
+fn a_text_animators_apply_root_motion_reaches_its_rig() {
+    let Some(prefab) = data("yaml/plateupemotesapi/morbman.prefab") else {
+        return;
+    };
+    let text = std::fs::read_to_string(&prefab).unwrap();
+    assert_eq!(text.matches("m_ApplyRootMotion: 0").count(), 1);
+    for apply in [false, true] {
+        let flag = format!("m_ApplyRootMotion: {}", u8::from(apply));
+        let bytes = text.replace("m_ApplyRootMotion: 0", &flag).into_bytes();
+        let ws = Workspace::open_bytes(Path::new("morbman.prefab"), bytes, &OpenOptions::default());
+        let rig = ws
+            .rigs
+            .iter()
+            .find(|r| r.name == "morbman")
+            .expect("morbman");
+        assert_eq!(rig.apply_root_motion, apply, "{flag}");
+    }
+}
+
 #[test]
 fn morbman_prefab_has_every_joint_with_its_rest_pose() {
     let Some(prefab) = data("yaml/plateupemotesapi/morbman.prefab") else {

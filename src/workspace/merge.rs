@@ -260,7 +260,7 @@ impl Builder {
                 unresolved_clips: 0,
                 controller: None,
                 renderers: Vec::new(),
-                apply_root_motion: false,
+                apply_root_motion: rig.apply_root_motion,
             });
         }
         for c in contents.controllers {

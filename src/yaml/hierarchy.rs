@@ -67,12 +67,15 @@ impl Default for YamlTransform {
     }
 }
 
-/// Animator (`m_Controller`) and Animation (`m_Animation`, `m_Animations`) components.
+/// Animator (`m_Controller`, `m_ApplyRootMotion`) and Animation (`m_Animation`,
+/// `m_Animations`) components.
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct YamlComponent {
     m_GameObject: YamlRef,
     m_Controller: YamlRef,
+    /// A 0/1 scalar.
+    m_ApplyRootMotion: i64,
     m_Animation: YamlRef,
     m_Animations: Vec<YamlRef>,
 }
@@ -148,6 +151,8 @@ pub(crate) struct ComponentNode {
     pub file_id: i64,
     pub game_object: i64,
     pub controller: YamlRef,
+    /// An Animator's Apply Root Motion.
+    pub apply_root_motion: bool,
     pub clips: Vec<YamlRef>,
 }
 
@@ -234,6 +239,7 @@ impl Scene {
             file_id: doc.file_id,
             game_object: c.m_GameObject.local().unwrap_or(0),
             controller: c.m_Controller,
+            apply_root_motion: c.m_ApplyRootMotion != 0,
             clips,
         });
         Ok(())

@@ -27,6 +27,8 @@ pub struct YamlRig {
     pub has_animation: bool,
     /// The Animator's controller, where it has one.
     pub controller: Option<AssetLink>,
+    /// The Animator's Apply Root Motion (`m_ApplyRootMotion`).
+    pub apply_root_motion: bool,
     /// The Animation component's clips (`m_Animation`, then `m_Animations`).
     pub clips: Vec<AssetLink>,
     /// Joint 0 is the root (path "", hash 0); paths are relative to it.
@@ -118,6 +120,7 @@ fn new_rig(scene: &Scene, root: i64) -> YamlRig {
         has_animator: false,
         has_animation: false,
         controller: None,
+        apply_root_motion: false,
         clips: Vec::new(),
         skeleton,
         unresolved,
@@ -128,6 +131,7 @@ fn add_component(rig: &mut YamlRig, component: &ComponentNode) {
     match component.class_id {
         class::ANIMATOR => {
             rig.has_animator = true;
+            rig.apply_root_motion |= component.apply_root_motion;
             if rig.controller.is_none() {
                 rig.controller = AssetLink::from_ref(&component.controller);
             }
