@@ -4,7 +4,7 @@
 
 use crate::serialized::{ObjectInfo, SerializedError, SerializedFile};
 use crate::unity::PPtr;
-use crate::unity::material::Material;
+use crate::unity::material::{Material, PropertyMap, PropertySheet};
 
 /// Texture properties that hold the base colour map, in lookup order: URP, HDRP, built-in
 /// pipeline (and HDRP's copy), a common custom name.
@@ -24,6 +24,56 @@ pub struct MaterialData {
     pub color: Option<[f32; 4]>,
     /// How the material treats alpha, where its keywords, properties or render queue say.
     pub alpha: AlphaMode,
+    /// The names of its saved shader properties: what clips may animate on its renderer.
+    pub properties: PropertyNames,
+}
+
+/// The names of a material's saved shader properties, by kind, in stored order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PropertyNames {
+    pub floats: Vec<String>,
+    /// Integer properties (2021.1 on).
+    pub ints: Vec<String>,
+    /// Colours and vectors (Unity saves both in `m_Colors`).
+    pub colors: Vec<String>,
+    pub textures: Vec<String>,
+}
+
+impl PropertyNames {
+    /// The names in a read property sheet.
+    pub fn of(sheet: &PropertySheet) -> PropertyNames {
+        fn names<V>(map: &PropertyMap<V>) -> Vec<String> {
+            map.0.iter().map(|(name, _)| name.clone()).collect()
+        }
+        PropertyNames {
+            floats: names(&sheet.m_Floats),
+            ints: names(&sheet.m_Ints),
+            colors: names(&sheet.m_Colors),
+            textures: names(&sheet.m_TexEnvs),
+        }
+    }
+
+    /// The attribute names a clip gives these properties on the material's renderer:
+    /// `material.NAME` for floats and ints, `material.NAME.r` to `.a` for colours and
+    /// `.x` to `.w` for vectors (both for every `m_Colors` entry: the sheet does not say
+    /// which it is), `material.NAME_ST.x` to `.w` for a texture's scale and offset.
+    pub fn animated(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .floats
+            .iter()
+            .chain(&self.ints)
+            .map(|n| format!("material.{n}"))
+            .collect();
+        for n in &self.colors {
+            out.extend(
+                ["r", "g", "b", "a", "x", "y", "z", "w"].map(|c| format!("material.{n}.{c}")),
+            );
+        }
+        for n in &self.textures {
+            out.extend(["x", "y", "z", "w"].map(|c| format!("material.{n}_ST.{c}")));
+        }
+        out
+    }
 }
 
 /// How a material uses its colour's alpha (glTF's three modes).
@@ -123,6 +173,7 @@ pub fn from_unity(m: &Material) -> MaterialData {
         main_texture,
         color,
         alpha: alpha_mode(m),
+        properties: PropertyNames::of(props),
     }
 }
 
@@ -228,5 +279,44 @@ mod tests {
         m.m_SavedProperties.m_TexEnvs = PropertyMap(vec![("_Colour2".into(), texture(3))]);
         let data = from_unity(&m);
         assert_eq!((data.main_texture, data.color), (None, None));
+    }
+
+    #[test]
+    fn every_saved_property_gives_its_animated_names() {
+        let mut m = Material::default();
+        let props = &mut m.m_SavedProperties;
+        props.m_TexEnvs = PropertyMap(vec![("_Noise".into(), texture(3))]);
+        props.m_Ints = PropertyMap(vec![("_Steps".into(), 4)]);
+        props.m_Floats = PropertyMap(vec![("_Dissolve".into(), 0.5)]);
+        props.m_Colors = PropertyMap(vec![(
+            "_RimColor".into(),
+            ColorRGBA {
+                r: 1.0,
+                g: 1.0,
+                b: 1.0,
+                a: 1.0,
+            },
+        )]);
+        let names = from_unity(&m).properties.animated();
+        let expected: Vec<String> = [
+            "_Dissolve",
+            "_Steps",
+            "_RimColor.r",
+            "_RimColor.g",
+            "_RimColor.b",
+            "_RimColor.a",
+            "_RimColor.x",
+            "_RimColor.y",
+            "_RimColor.z",
+            "_RimColor.w",
+            "_Noise_ST.x",
+            "_Noise_ST.y",
+            "_Noise_ST.z",
+            "_Noise_ST.w",
+        ]
+        .iter()
+        .map(|n| format!("material.{n}"))
+        .collect();
+        assert_eq!(names, expected);
     }
 }

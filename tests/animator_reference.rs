@@ -9,7 +9,7 @@
 //! `missing_clips_are_listed` below), the reference's `missing` text (same) and the
 //! transitions' `name`, `solo` and `mute` (the model keeps the transitions left after solo
 //! and mute are applied and no user names; the reference prints `null`/`false` there).
-//! clipscope's own extras `problems` and `reference` are allowed. A transition's
+//! clipscope's own extras `problems`, `reference`, `ik_pass` and `foot_ik` are allowed. A transition's
 //! destination, `{"kind", "path"}` in clipscope, is compared as the reference's path string.
 
 mod common;

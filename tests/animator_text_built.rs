@@ -109,6 +109,7 @@ impl Compiler {
                 m_Binding: self.name(&layer.name),
                 m_LayerBlendingMode: i32::from(layer.blending == Blending::Additive),
                 m_DefaultWeight: layer.weight,
+                m_IKPass: layer.ik_pass,
                 m_SyncedLayerAffectsTiming: layer.synced_affects_timing,
                 ..LayerConstant::default()
             }));
@@ -265,6 +266,7 @@ impl Compiler {
             m_TimeParamID: self.param(&s.time_parameter),
             m_Speed: s.speed,
             m_CycleOffset: s.cycle_offset,
+            m_IKOnFeet: s.foot_ik,
             m_WriteDefaultValues: s.write_defaults,
             m_Loop: s.stored_loop.unwrap_or(true),
             m_Mirror: s.mirror,

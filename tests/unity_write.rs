@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use clipscope::OpenOptions;
 use clipscope::authoring::{
     Binding, Bundle, ClipSpec, Event, FloatCurve, Frame, Joint, KeySpec, LegacyClip, MecanimClip,
-    RigComponent, RigSpec, UnityTarget, write_bundle,
+    RendererSpec, RigComponent, RigSpec, UnityTarget, write_bundle,
 };
 use clipscope::clip::{BindingKind, ClipData, decode_clip};
 use clipscope::hash::{attribute_hash, path_hash};
@@ -489,6 +489,100 @@ fn fixture_steps_sprites_events_and_unresolved_paths() {
     );
     assert_eq!(back.events[1].int, -1);
     assert!(anim.report.max_error.unwrap() <= 1e-6, "{:?}", anim.report);
+}
+
+/// A rig Root/Hips and a Mecanim clip holding `material._Dissolve` at 0.25 and
+/// `material._RimColor.g` at 0.5 on Hips' MeshRenderer (constant curves: the bindings store
+/// only the hashes); `with_material`: Hips has the renderer, its Material saves float
+/// `_Dissolve` and colour `_RimColor`.
+fn material_curve_bundle(with_material: bool) -> Vec<u8> {
+    let mut clip = MecanimClip::new("Dissolve");
+    let hips = path_hash("Hips");
+    let on_renderer = |name: &str| Binding {
+        path: hips,
+        attribute: attribute_hash(name),
+        type_id: 23,
+        ..Default::default()
+    };
+    clip.bindings = vec![
+        on_renderer("material._Dissolve"),
+        on_renderer("material._RimColor.g"),
+    ];
+    clip.constants = vec![0.25, 0.5];
+    let renderers = if with_material {
+        vec![RendererSpec {
+            joint: 1,
+            enabled: true,
+            size: 0.5,
+            color: [1.0; 4],
+            name: "Body".into(),
+            floats: vec![("_Dissolve".into(), 0.0)],
+            colors: vec![("_RimColor".into(), [0.0, 0.0, 1.0, 1.0])],
+        }]
+    } else {
+        Vec::new()
+    };
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips.push(ClipSpec::Mecanim(clip));
+    b.rig = Some(RigSpec {
+        joints: vec![
+            Joint::new("Root", None, [0.0, 0.0, 0.0]),
+            Joint::new("Hips", Some(0), [0.0, 1.0, 0.0]),
+        ],
+        component: RigComponent::Animator,
+        renderers,
+    });
+    write_bundle(&b).unwrap()
+}
+
+#[test]
+fn material_curves_are_named_from_the_materials_shader_properties() {
+    let open = |with_material| {
+        Workspace::open_bytes(
+            Path::new("material.bundle"),
+            material_curve_bundle(with_material),
+            &OpenOptions::default(),
+        )
+    };
+    let ws = open(true);
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let props = &ws.materials[0].data.properties;
+    assert_eq!(props.floats, ["_Dissolve"]);
+    assert_eq!(props.colors, ["_Color", "_RimColor"]);
+    let anim = write_only(&ws, "Dissolve");
+    assert!(
+        anim.report.unresolved_attributes.is_empty(),
+        "{:?}",
+        anim.report
+    );
+    let (_, raw, back) = read_back(&anim);
+    let written: Vec<(&str, &str, i32)> = raw
+        .m_FloatCurves
+        .iter()
+        .map(|f| (f.path.as_str(), f.attribute.as_str(), f.classID.i32()))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            ("Hips", "material._Dissolve", 23),
+            ("Hips", "material._RimColor.g", 23)
+        ]
+    );
+    // Read back, the names hash to what the build stored, with the same values.
+    for (name, value) in [("material._Dissolve", 0.25), ("material._RimColor.g", 0.5)] {
+        let j = (0..back.curves.len())
+            .find(|&j| back.binding_of(j).unwrap().attribute == attribute_hash(name))
+            .unwrap_or_else(|| panic!("{name} read back"));
+        assert_eq!(back.curves[j].curve.sample(0.5), value, "{name}");
+    }
+    // Without the material nothing names them: kept as hashes and listed.
+    let anim = write_only(&open(false), "Dissolve");
+    let mut expected = vec![
+        format!("0x{:08x}", attribute_hash("material._Dissolve")),
+        format!("0x{:08x}", attribute_hash("material._RimColor.g")),
+    ];
+    expected.sort();
+    assert_eq!(anim.report.unresolved_attributes, expected);
 }
 
 #[test]

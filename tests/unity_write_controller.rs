@@ -11,9 +11,15 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use clipscope::OpenOptions;
 use clipscope::animator::mask::body_words;
 use clipscope::animator::model::*;
+use clipscope::animator::names::name_hash;
 use clipscope::animator::text::read_controllers;
+use clipscope::authoring::controller::{
+    AnimatorController, BehaviourDescription, ControllerConstant, LayerConstant, Ptr,
+    StateConstant, StateMachineConstant, ptr, write_controller_bundle,
+};
 use clipscope::workspace::Workspace;
 use clipscope::yaml::{GuidIndex, meta_guid};
 use clipscope::yaml_write::controller_text::{ControllerRefs, controller_text};
@@ -434,6 +440,7 @@ fn fixture() -> Controller {
     idle.mirror_parameter = Some("On".into());
     idle.tag = "Ground".into();
     idle.write_defaults = false;
+    idle.foot_ik = true;
     idle.transitions = vec![
         Transition {
             destination: Destination::State(format!("{root}.Move 0")),
@@ -567,6 +574,7 @@ fn fixture() -> Controller {
                     ("Hips/0x1234abcd".into(), 0.5),
                 ],
                 body_mask: Some(body_words(&upper_parts)),
+                ik_pass: true,
                 state_machine: machine,
                 ..Layer::default()
             },
@@ -673,6 +681,137 @@ fn the_fixture_and_its_masks_read_back_equal() {
             "state 0x0badf00d"
         ]
     );
+}
+
+/// A built controller's state with no motion, named by hash in `m_TOS`.
+fn built_state(tos: &mut BTreeMap<u32, String>, full: &str, foot_ik: bool) -> Ptr<StateConstant> {
+    let mut h = |s: &str| {
+        tos.insert(name_hash(s), s.to_string());
+        name_hash(s)
+    };
+    let short = full.rsplit('.').next().unwrap_or(full);
+    ptr(StateConstant {
+        m_BlendTreeConstantIndexArray: vec![-1],
+        m_NameID: h(short),
+        m_PathID: h(full),
+        m_FullPathID: h(full),
+        m_Speed: 1.0,
+        m_IKOnFeet: foot_ik,
+        m_WriteDefaultValues: true,
+        m_Loop: true,
+        ..StateConstant::default()
+    })
+}
+
+/// A built controller (class 91, 2020.3): layer "Base Layer" without IK Pass, states Idle
+/// (Foot IK) and Walk; layer "Arms" with IK Pass, state Wave.
+fn ik_controller() -> AnimatorController {
+    let mut tos = BTreeMap::new();
+    let mut machines = Vec::new();
+    let mut layers = Vec::new();
+    let plan: [(&str, bool, &[(&str, bool)]); 2] = [
+        ("Base Layer", false, &[("Idle", true), ("Walk", false)]),
+        ("Arms", true, &[("Wave", false)]),
+    ];
+    for (index, (layer, ik_pass, states)) in plan.into_iter().enumerate() {
+        tos.insert(name_hash(layer), layer.to_string());
+        machines.push(ptr(StateMachineConstant {
+            m_StateConstantArray: states
+                .iter()
+                .map(|&(s, foot)| built_state(&mut tos, &format!("{layer}.{s}"), foot))
+                .collect(),
+            m_SynchronizedLayerCount: 1,
+            ..StateMachineConstant::default()
+        }));
+        layers.push(ptr(LayerConstant {
+            m_StateMachineIndex: index as u32,
+            m_Binding: name_hash(layer),
+            m_DefaultWeight: 1.0,
+            m_IKPass: ik_pass,
+            ..LayerConstant::default()
+        }));
+    }
+    AnimatorController {
+        m_Name: "IkFixture".into(),
+        m_ControllerSize: 0,
+        m_Controller: ControllerConstant {
+            m_LayerArray: layers,
+            m_StateMachineArray: machines,
+            ..ControllerConstant::default()
+        },
+        m_TOS: tos,
+        m_AnimationClips: Vec::new(),
+        m_StateMachineBehaviourVectorDescription: BehaviourDescription::default(),
+        m_StateMachineBehaviours: Vec::new(),
+        m_MultiThreadedStateMachine: true,
+    }
+}
+
+/// `(layer, IK Pass)` and `(state, Foot IK)` of a model.
+fn ik_flags(c: &Controller) -> (Vec<(String, bool)>, Vec<(String, bool)>) {
+    let layers = c
+        .layers
+        .iter()
+        .map(|l| (l.name.clone(), l.ik_pass))
+        .collect();
+    let states = c
+        .layers
+        .iter()
+        .flat_map(|l| l.state_machine.all_states())
+        .map(|s| (s.full_path.clone(), s.foot_ik))
+        .collect();
+    (layers, states)
+}
+
+#[test]
+fn ik_pass_and_foot_ik_are_decoded_and_written() {
+    let bytes = write_controller_bundle(&[], &ik_controller()).expect("the fixture writes");
+    let ws = Workspace::open_bytes(Path::new("ik.bundle"), bytes, &OpenOptions::default());
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let index = controller_index(&ws, "IkFixture");
+    let built = ws.controllers[index].model.as_ref().expect("decodes");
+    let expected = (
+        vec![
+            ("Base Layer".to_string(), false),
+            ("Arms".to_string(), true),
+        ],
+        vec![
+            ("Base Layer.Idle".to_string(), true),
+            ("Base Layer.Walk".to_string(), false),
+            ("Arms.Wave".to_string(), false),
+        ],
+    );
+    assert_eq!(
+        ik_flags(built),
+        expected,
+        "decoded from the built controller"
+    );
+    let json = clipscope::animator::json::controller(built, "ik.bundle", 0);
+    assert_eq!(json["layers"][1]["ik_pass"], Value::Bool(true));
+    assert_eq!(json["layers"][0]["ik_pass"], Value::Bool(false));
+    let idle = &json["layers"][0]["state_machine"]["states"][0];
+    assert_eq!(
+        (&idle["name"], &idle["foot_ik"]),
+        (&Value::from("Idle"), &Value::Bool(true))
+    );
+
+    let assets = temp_assets("ik");
+    let (written, c) = write_all(&ws, index, &assets);
+    assert!(
+        c.report.dropped.iter().all(|d| !d.contains("IK")),
+        "{:?}",
+        c.report.dropped
+    );
+    // One layer with IK Pass and one state with Foot IK, in Unity's own 0/1.
+    assert_eq!(c.text.matches("m_IKPass: 1\n").count(), 1, "{}", c.text);
+    assert_eq!(c.text.matches("m_IKPass: 0\n").count(), 1, "{}", c.text);
+    assert_eq!(c.text.matches("m_IKOnFeet: 1\n").count(), 1, "{}", c.text);
+    assert_eq!(c.text.matches("m_IKOnFeet: 0\n").count(), 2, "{}", c.text);
+    let back = read_controllers(&written, &c.text, &GuidIndex::build(&assets));
+    remove(&assets);
+    let back = back[0].1.as_ref().expect("the written controller reads");
+    assert!(back.warnings.is_empty(), "{:?}", back.warnings);
+    assert_eq!(ik_flags(back), expected, "read back from the written text");
 }
 
 /// Per document class, every distinct key sequence (keys in order of first appearance,

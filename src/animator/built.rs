@@ -69,6 +69,7 @@ pub fn from_raw(raw: &raw::AnimatorController) -> Controller {
             weight: layer.m_DefaultWeight.map_or(1.0, |w| w.0),
             synced_layer,
             synced_affects_timing: layer.m_SyncedLayerAffectsTiming.is_some_and(|v| v.0 != 0),
+            ik_pass: layer.m_IKPass.is_some_and(|v| v.0 != 0),
             mask: layer
                 .m_SkeletonMask
                 .data
@@ -248,6 +249,7 @@ impl MachineBuilder<'_, '_> {
             mirror_parameter: param(s.m_MirrorParamID),
             time_parameter: param(s.m_TimeParamID),
             write_defaults: s.m_WriteDefaultValues.is_none_or(|v| v.0 != 0),
+            foot_ik: s.m_IKOnFeet.is_some_and(|v| v.0 != 0),
             tag: match s.m_TagID.0 as u32 {
                 0 => String::new(),
                 h => self.names.name(h),

@@ -85,6 +85,8 @@ pub struct Layer {
     pub synced_layer: Option<usize>,
     /// Synced layer: its motions' lengths enter the shared timing.
     pub synced_affects_timing: bool,
+    /// IK Pass: the layer calls `OnAnimatorIK` (Unity's `m_IKPass`).
+    pub ik_pass: bool,
     /// The mask: transform paths or path hashes (hex when unnamed) with their weights;
     /// empty = no mask.
     pub mask: Vec<(String, f32)>,
@@ -130,6 +132,8 @@ pub struct State {
     /// Motion Time: the float parameter that sets the normalised time.
     pub time_parameter: Option<String>,
     pub write_defaults: bool,
+    /// Foot IK: humanoid feet pinned to the clip's IK goals (Unity's `m_IKOnFeet`).
+    pub foot_ik: bool,
     pub tag: String,
     /// The stored `m_Loop` (built controllers); `None` in text files (derived from clips).
     pub stored_loop: Option<bool>,
@@ -151,6 +155,7 @@ impl Default for State {
             mirror_parameter: None,
             time_parameter: None,
             write_defaults: true,
+            foot_ik: false,
             tag: String::new(),
             stored_loop: None,
             motion: None,

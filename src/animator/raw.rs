@@ -56,6 +56,7 @@ pub struct LayerConstant {
     #[serde(alias = "(int&)m_LayerBlendingMode")]
     pub m_LayerBlendingMode: Int,
     pub m_DefaultWeight: Option<Float>,
+    pub m_IKPass: Option<Int>,
     pub m_SyncedLayerAffectsTiming: Option<Int>,
 }
 
@@ -116,6 +117,7 @@ pub struct StateConstant {
     pub m_TimeParamID: Option<Int>,
     pub m_Speed: Float,
     pub m_CycleOffset: Float,
+    pub m_IKOnFeet: Option<Int>,
     pub m_WriteDefaultValues: Option<Int>,
     pub m_Loop: Int,
     pub m_Mirror: Int,

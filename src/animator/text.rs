@@ -87,6 +87,7 @@ struct RawLayer {
     m_BlendingMode: Int,
     m_SyncedLayerIndex: Option<Int>,
     m_DefaultWeight: Float,
+    m_IKPass: Int,
     m_SyncedLayerAffectsTiming: Int,
 }
 
@@ -170,6 +171,7 @@ struct RawState {
     m_CycleOffset: Float,
     m_Transitions: Vec<YamlRef>,
     m_WriteDefaultValues: Option<Int>,
+    m_IKOnFeet: Int,
     m_Mirror: Int,
     m_SpeedParameterActive: Int,
     m_MirrorParameterActive: Int,
@@ -324,6 +326,7 @@ impl<'a> Docs<'a> {
                 weight: l.m_DefaultWeight.0,
                 synced_layer: synced,
                 synced_affects_timing: l.m_SyncedLayerAffectsTiming.0 != 0,
+                ik_pass: l.m_IKPass.0 != 0,
                 mask,
                 body_mask,
                 mask_asset,
@@ -570,6 +573,7 @@ impl Builder<'_, '_> {
             mirror_parameter: active(s.m_MirrorParameterActive, &s.m_MirrorParameter),
             time_parameter: active(s.m_TimeParameterActive, &s.m_TimeParameter),
             write_defaults: s.m_WriteDefaultValues.is_none_or(|v| v.0 != 0),
+            foot_ik: s.m_IKOnFeet.0 != 0,
             tag: fix(s.m_Tag),
             stored_loop: None,
             motion,

@@ -53,7 +53,7 @@ pub(crate) fn objects(
             ids.renderer,
             mesh_renderer(spec.enabled, game_object, ids.material),
         ),
-        (MATERIAL, ids.material, material(&spec.name, spec.color)),
+        (MATERIAL, ids.material, material(spec)),
     ]
 }
 
@@ -85,15 +85,22 @@ fn mesh_renderer(enabled: bool, game_object: PathId, material: PathId) -> Value 
     })
 }
 
-/// A Material with no shader whose `_Color` is `color`.
-fn material(name: &str, [r, g, b, a]: [f32; 4]) -> Value {
+/// A Material with no shader whose `_Color` is the spec's colour, followed by its further
+/// floats and colours.
+fn material(spec: &RendererSpec) -> Value {
+    let rgba = |[r, g, b, a]: [f32; 4]| json!({"r": r, "g": g, "b": b, "a": a});
+    let colors: Vec<Value> = std::iter::once(("_Color", spec.color))
+        .chain(spec.colors.iter().map(|(n, c)| (n.as_str(), *c)))
+        .map(|(n, c)| json!([n, rgba(c)]))
+        .collect();
+    let floats: Vec<Value> = spec.floats.iter().map(|(n, v)| json!([n, v])).collect();
     json!({
-        "m_Name": name,
+        "m_Name": spec.name,
         "m_CustomRenderQueue": -1,
         "m_SavedProperties": {
             "m_TexEnvs": [],
-            "m_Floats": [],
-            "m_Colors": [["_Color", {"r": r, "g": g, "b": b, "a": a}]],
+            "m_Floats": floats,
+            "m_Colors": colors,
         },
     })
 }

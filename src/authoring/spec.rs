@@ -394,6 +394,10 @@ pub struct RendererSpec {
     pub color: [f32; 4],
     /// The Mesh's and the Material's `m_Name`.
     pub name: String,
+    /// Float properties of the Material (`m_Floats`).
+    pub floats: Vec<(String, f32)>,
+    /// Further colour properties of the Material (`m_Colors`, after `_Color`).
+    pub colors: Vec<(String, [f32; 4])>,
 }
 
 /// The animation component on the rig's root.

@@ -293,6 +293,7 @@ fn workspace() -> Workspace {
             }),
             color: Some([1.0, 0.5, 0.25, 1.0]),
             alpha: crate::material::AlphaMode::Mask { cutoff: 0.3 },
+            properties: Default::default(),
         },
     });
     ws.rigs.push(RigEntry {

@@ -63,6 +63,8 @@ impl<'de> Deserialize<'de> for Keywords {
 #[serde(default)]
 pub struct PropertySheet {
     pub m_TexEnvs: PropertyMap<TexEnv>,
+    /// Integer properties (2021.1 on).
+    pub m_Ints: PropertyMap<i32>,
     pub m_Floats: PropertyMap<f32>,
     pub m_Colors: PropertyMap<ColorRGBA>,
 }

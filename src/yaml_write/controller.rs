@@ -56,8 +56,7 @@ pub struct ControllerText {
 }
 
 /// What a build does not keep and the text writes at Unity's defaults.
-const DEFAULTED: &str =
-    "IK Pass and Foot IK (not in the decoded model) written off; graph positions on a grid";
+const DEFAULTED: &str = "graph positions on a grid";
 
 /// The decoded model of controller `index` (into [`Workspace::controllers`]).
 fn model(ws: &Workspace, index: usize) -> Result<(&Controller, ObjectRef, String), WriteError> {

@@ -6,7 +6,7 @@
 //! (1109) for Entry and sub-machine exit transitions, and one `BlendTree` (206) per tree.
 //!
 //! Documents are written in ascending file id, as Unity writes them. What the model does not
-//! hold is written at Unity's defaults: graph positions on a grid, no behaviours, IK off,
+//! hold is written at Unity's defaults: graph positions on a grid, no behaviours,
 //! solo and mute off (the model keeps the transitions left after solo and mute).
 
 use std::collections::{BTreeSet, HashMap};
@@ -323,7 +323,7 @@ impl Writer<'_, '_> {
             let synced = synced_source(model, i).map_or(-1, |s| s as i64);
             o.int(4, "m_SyncedLayerIndex", synced);
             o.float(4, "m_DefaultWeight", layer.weight);
-            o.int(4, "m_IKPass", 0);
+            o.int(4, "m_IKPass", flag(layer.ik_pass));
             o.int(
                 4,
                 "m_SyncedLayerAffectsTiming",
@@ -476,7 +476,7 @@ impl Writer<'_, '_> {
         ref_list(&mut o, 2, "m_Transitions", &transitions);
         o.line(2, "m_StateMachineBehaviours: []");
         o.line(2, "m_Position: {x: 50, y: 50, z: 0}");
-        o.int(2, "m_IKOnFeet", 0);
+        o.int(2, "m_IKOnFeet", flag(s.foot_ik));
         o.int(2, "m_WriteDefaultValues", flag(s.write_defaults));
         o.int(2, "m_Mirror", flag(s.mirror));
         o.int(

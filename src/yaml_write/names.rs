@@ -1,7 +1,7 @@
 //! Names for what built clips store as hashes: paths through every rig's hierarchy and every
 //! Avatar's name table, properties through the meshes' blend shapes, the controllers'
-//! parameters and a table of Unity's own animatable properties; humanoid curves by the names
-//! text clips give them.
+//! parameters, the materials' shader properties and a table of Unity's own animatable
+//! properties; humanoid curves by the names text clips give them.
 
 use std::collections::HashMap;
 
@@ -99,7 +99,7 @@ pub struct NameBook {
 
 impl NameBook {
     /// Every name the workspace knows: rig hierarchies, Avatar name tables, blend shapes,
-    /// controller parameters, Unity's properties.
+    /// controller parameters, the materials' shader properties, Unity's properties.
     pub fn build(ws: &Workspace) -> NameBook {
         let mut book = NameBook::default();
         book.paths.insert(0, String::new());
@@ -128,6 +128,11 @@ impl NameBook {
                     .entry(shape.name_hash)
                     .or_insert_with(|| full.clone());
                 book.attribute(&full, full.clone());
+            }
+        }
+        for material in &ws.materials {
+            for name in material.data.properties.animated() {
+                book.attribute(&name, name.clone());
             }
         }
         for c in &ws.controllers {

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 
-/// Keys only clipscope prints.
-const OURS_ONLY: &[&str] = &["problems", "reference"];
+/// Keys only clipscope prints (the reference has no IK Pass or Foot IK).
+const OURS_ONLY: &[&str] = &["problems", "reference", "ik_pass", "foot_ik"];
 
 /// The tolerance of a number under `key` (README): weights and progress 1e-5, normalized and
 /// clip times 1e-4; every other number 1e-5 relative to its size (f32 values printed as f64).

@@ -124,6 +124,8 @@ fn cube(joint: usize, size: f32, color: [f32; 4], name: &str) -> RendererSpec {
         size,
         color,
         name: name.into(),
+        floats: Vec::new(),
+        colors: Vec::new(),
     }
 }
 

@@ -92,6 +92,8 @@ fn rig(component: RigComponent) -> RigSpec {
             size: SIZE,
             color: cube.color,
             name: cube.path.rsplit('/').next().unwrap().to_owned(),
+            floats: Vec::new(),
+            colors: Vec::new(),
         })
         .collect();
     RigSpec {

@@ -28,6 +28,8 @@ fn cubes(target: UnityTarget) -> Bundle {
                 size: 0.5,
                 color: [1.0, 0.0, 0.0, 1.0],
                 name: "Red".into(),
+                floats: Vec::new(),
+                colors: Vec::new(),
             },
             RendererSpec {
                 joint: 2,
@@ -35,6 +37,8 @@ fn cubes(target: UnityTarget) -> Bundle {
                 size: 2.0,
                 color: [0.0, 1.0, 0.0, 0.5],
                 name: "Green".into(),
+                floats: Vec::new(),
+                colors: Vec::new(),
             },
         ],
     });
