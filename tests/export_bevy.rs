@@ -580,15 +580,7 @@ fn blend_shape_and_stepped_curves_on_a_real_mesh_play_in_bevy() {
     let Some(quinn) = common::data("binary/lessscarymannequins/copy.bundle") else {
         return;
     };
-    let base = common::open(std::slice::from_ref(&quinn));
-    let rig = rig_index(&base, "quinn");
-    let (bytes, shape, full) = morph_fixture::bundle(&base, rig);
-    let dir = temp_dir("fixture");
-    let fixture = dir.join("morph.bundle");
-    std::fs::write(&fixture, bytes).unwrap();
-    let ws = common::open(&[quinn, fixture]);
-    let _ = std::fs::remove_dir_all(&dir);
-    let rig = rig_index(&ws, "quinn");
+    let (ws, rig, shape, full) = morph_fixture::open_with_quinn(&quinn, &temp_dir("fixture"));
     let entry = &ws.rigs[rig];
     let clip = ws
         .clips

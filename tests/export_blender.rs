@@ -304,15 +304,7 @@ fn blend_shape_curves_play_in_blender_as_shape_key_values() {
         eprintln!("SKIP: ../shared/data is missing");
         return;
     };
-    let base = common::open(std::slice::from_ref(&quinn));
-    let rig = base.rigs.iter().position(|r| r.name == "quinn").unwrap();
-    let (bytes, shape, full) = morph_fixture::bundle(&base, rig);
-    let dir = temp_dir("morph-fixture");
-    let fixture = dir.join("morph.bundle");
-    std::fs::write(&fixture, bytes).unwrap();
-    let ws = common::open(&[quinn, fixture]);
-    let _ = std::fs::remove_dir_all(&dir);
-    let rig = ws.rigs.iter().position(|r| r.name == "quinn").unwrap();
+    let (ws, rig, shape, full) = morph_fixture::open_with_quinn(&quinn, &temp_dir("morph"));
     let at = ws
         .clips
         .iter()

@@ -380,17 +380,7 @@ fn fixture_bundle() -> Vec<u8> {
             int: -1,
         },
     ];
-    let mut b = Bundle::new(UnityTarget::Unity2020);
-    b.clips.push(ClipSpec::Mecanim(clip));
-    b.rig = Some(RigSpec {
-        joints: vec![
-            Joint::new("Root", None, [0.0, 0.0, 0.0]),
-            Joint::new("Hips", Some(0), [0.0, 1.0, 0.0]),
-        ],
-        component: RigComponent::Animator,
-        renderers: Vec::new(),
-    });
-    write_bundle(&b).unwrap()
+    hips_bundle(clip, Vec::new())
 }
 
 fn write_only(ws: &Workspace, name: &str) -> AnimText {
@@ -522,17 +512,7 @@ fn material_curve_bundle(with_material: bool) -> Vec<u8> {
     } else {
         Vec::new()
     };
-    let mut b = Bundle::new(UnityTarget::Unity2020);
-    b.clips.push(ClipSpec::Mecanim(clip));
-    b.rig = Some(RigSpec {
-        joints: vec![
-            Joint::new("Root", None, [0.0, 0.0, 0.0]),
-            Joint::new("Hips", Some(0), [0.0, 1.0, 0.0]),
-        ],
-        component: RigComponent::Animator,
-        renderers,
-    });
-    write_bundle(&b).unwrap()
+    hips_bundle(clip, renderers)
 }
 
 #[test]
@@ -734,4 +714,19 @@ fn the_command_writes_files_metas_and_a_report() {
         stderr.contains("Floss") && stderr.contains("Dab"),
         "{stderr}"
     );
+}
+
+/// A 2020.3 bundle with `clip` and a Root/Hips rig on an Animator with `renderers`.
+fn hips_bundle(clip: MecanimClip, renderers: Vec<RendererSpec>) -> Vec<u8> {
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips.push(ClipSpec::Mecanim(clip));
+    b.rig = Some(RigSpec {
+        joints: vec![
+            Joint::new("Root", None, [0.0, 0.0, 0.0]),
+            Joint::new("Hips", Some(0), [0.0, 1.0, 0.0]),
+        ],
+        component: RigComponent::Animator,
+        renderers,
+    });
+    write_bundle(&b).unwrap()
 }

@@ -2,6 +2,8 @@
 //! curve, stepped scale keys and a curve on the mesh's first blend shape that stays within
 //! the shape's full weight (Blender's importer ranges shape keys over 0..1).
 
+use std::path::Path;
+
 use clipscope::Workspace;
 use clipscope::authoring::{
     Bundle, ClipSpec, Compression, FloatCurve, KeySpec, LegacyClip, PathCurve, UnityTarget,
@@ -13,7 +15,7 @@ use clipscope::workspace::MeshSource;
 pub const CLIP: &str = "Morph";
 
 /// The bundle holding the clip, the blend shape's name and its full weight.
-pub fn bundle(ws: &Workspace, rig: usize) -> (Vec<u8>, String, f32) {
+fn bundle(ws: &Workspace, rig: usize) -> (Vec<u8>, String, f32) {
     let entry = &ws.rigs[rig];
     let renderer = &entry.renderers[0];
     let MeshSource::Loaded(at) = &renderer.mesh else {
@@ -66,4 +68,25 @@ pub fn bundle(ws: &Workspace, rig: usize) -> (Vec<u8>, String, f32) {
     b.clips.push(ClipSpec::Legacy(clip));
     b.compression = Compression::Lz4;
     (write_bundle(&b).unwrap(), shape, full)
+}
+
+/// quinn's bundle opened with the fixture's bundle beside it (written into `dir`, which is
+/// removed after): the workspace, quinn's rig index, the blend shape's name and its full
+/// weight.
+pub fn open_with_quinn(quinn: &Path, dir: &Path) -> (Workspace, usize, String, f32) {
+    let base = crate::common::open(&[quinn.to_path_buf()]);
+    let (bytes, shape, full) = bundle(&base, quinn_rig(&base));
+    let fixture = dir.join("morph.bundle");
+    std::fs::write(&fixture, bytes).unwrap();
+    let ws = crate::common::open(&[quinn.to_path_buf(), fixture]);
+    let _ = std::fs::remove_dir_all(dir);
+    let rig = quinn_rig(&ws);
+    (ws, rig, shape, full)
+}
+
+fn quinn_rig(ws: &Workspace) -> usize {
+    ws.rigs
+        .iter()
+        .position(|r| r.name == "quinn")
+        .expect("quinn's rig")
 }
