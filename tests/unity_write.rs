@@ -270,6 +270,86 @@ fn built_floss_matches_unitys_own_floss_anim() {
     // yaml_files.rs); the written keys hold the built samples.
     assert!(worst < 1e-6, "{worst}");
     assert_eq!(mine_clip.stop, unity_clip.stop);
+    // Unity copies the importer's settings into the muscle clip unchanged: Floss's height
+    // offset 0.02 and its root baked into the pose (rotation, Y, XZ) are in the build as in
+    // Unity's text, and the written file carries them.
+    let unity_settings = unity_clip.settings;
+    assert_eq!(unity_settings.level, 0.02);
+    assert!(unity_settings.bake_orientation && unity_settings.bake_position_y);
+    assert!(unity_settings.bake_position_xz && unity_settings.original_position_y);
+    assert!(!unity_settings.loop_pose && !unity_settings.mirror);
+    assert_eq!(built.settings, unity_settings);
+    assert_eq!(mine_clip.settings, unity_settings);
+    assert_eq!(
+        (mine_clip.start, mine_clip.loop_time, mine_clip.cycle_offset),
+        (
+            unity_clip.start,
+            unity_clip.loop_time,
+            unity_clip.cycle_offset
+        )
+    );
+    assert!(anim.text.contains("\n    m_Level: 0.02\n"));
+    assert_eq!(
+        anim.report.defaulted_settings,
+        vec!["m_AdditiveReferencePoseClip", "m_Bounds"]
+    );
+}
+
+/// A Mecanim clip whose every play setting is away from a new clip's: the written
+/// `m_AnimationClipSettings` reads back to the built values.
+#[test]
+fn fixture_play_settings_are_written_as_built() {
+    let mut clip = MecanimClip::new("Settings");
+    clip.bindings = vec![Binding::transform(path_hash("Hips"), 1)];
+    clip.constants = vec![0.0, 1.0, 0.0];
+    clip.loop_time = true;
+    clip.cycle_offset = 0.25;
+    clip.mirror = true;
+    clip.loop_pose = true;
+    clip.level = -0.125;
+    clip.orientation_offset_y = 37.5;
+    clip.bake_orientation = true;
+    clip.bake_position_y = false;
+    clip.bake_position_xz = true;
+    clip.original_orientation = true;
+    clip.original_position_y = false;
+    clip.original_position_xz = true;
+    clip.height_from_feet = true;
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips.push(ClipSpec::Mecanim(clip));
+    let ws = Workspace::open_bytes(
+        Path::new("settings.bundle"),
+        write_bundle(&b).unwrap(),
+        &OpenOptions::default(),
+    );
+    let built = ws.clips[0].data.as_ref().unwrap().settings;
+    let expected = clipscope::clip::PlaySettings {
+        mirror: true,
+        loop_pose: true,
+        bake_orientation: true,
+        bake_position_y: false,
+        bake_position_xz: true,
+        original_orientation: true,
+        original_position_y: false,
+        original_position_xz: true,
+        height_from_feet: true,
+        level: -0.125,
+        orientation_offset_y: 37.5,
+    };
+    assert_eq!(built, expected);
+    let anim = write_only(&ws, "Settings");
+    let (_, _, back) = read_back(&anim);
+    assert_eq!(back.settings, expected);
+    assert_eq!((back.loop_time, back.cycle_offset), (true, 0.25));
+    for line in [
+        "m_OrientationOffsetY: 37.5",
+        "m_Level: -0.125",
+        "m_KeepOriginalPositionY: 0",
+        "m_HeightFromFeet: 1",
+        "m_Mirror: 1",
+    ] {
+        assert!(anim.text.contains(&format!("\n    {line}\n")), "{line}");
+    }
 }
 
 /// Streamed segment coefficients `[c0, c1, c2, c3]`.

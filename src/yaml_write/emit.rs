@@ -6,7 +6,7 @@ use super::keys::{TextCurve, TextKey};
 use super::layout::Layout;
 use super::out::Out;
 use super::plan::{Group, ListKind, Plan};
-use crate::clip::{BindingKind, ClipData};
+use crate::clip::{BindingKind, ClipData, PlaySettings};
 use crate::curve::{DEFAULT_WEIGHT, Infinity};
 
 /// A reference as text clips write it.
@@ -357,29 +357,63 @@ fn binding_constant(o: &mut Out, clip: &ClipData, plan: &Plan, refs: &Refs<'_>, 
     }
 }
 
-/// `m_AnimationClipSettings` from what the built clip keeps (start, stop, loop time, cycle
-/// offset); the rest at Unity's defaults for a new clip.
+/// Unity's settings for a new clip: every flag off but "Based Upon Original" Y, no offsets.
+const NEW_CLIP_SETTINGS: PlaySettings = PlaySettings {
+    mirror: false,
+    loop_pose: false,
+    bake_orientation: false,
+    bake_position_y: false,
+    bake_position_xz: false,
+    original_orientation: false,
+    original_position_y: true,
+    original_position_xz: false,
+    height_from_feet: false,
+    level: 0.0,
+    orientation_offset_y: 0.0,
+};
+
+/// `m_AnimationClipSettings` from what the built clip keeps: range, loop time, cycle offset
+/// and the muscle clip's play settings (Unity copies the importer's values into the muscle
+/// clip unchanged, so each is written as stored); a legacy clip has no muscle clip and takes
+/// a new clip's settings. The additive reference pose is not in a build: none.
 fn settings(o: &mut Out, clip: &ClipData) {
+    let s = if clip.legacy {
+        NEW_CLIP_SETTINGS
+    } else {
+        clip.settings
+    };
     o.line(2, "m_AnimationClipSettings:");
     o.int(4, "serializedVersion", 2);
     o.line(4, "m_AdditiveReferencePoseClip: {fileID: 0}");
     o.int(4, "m_AdditiveReferencePoseTime", 0);
     o.float(4, "m_StartTime", clip.start);
     o.float(4, "m_StopTime", clip.stop);
-    o.int(4, "m_OrientationOffsetY", 0);
-    o.int(4, "m_Level", 0);
+    o.float(4, "m_OrientationOffsetY", s.orientation_offset_y);
+    o.float(4, "m_Level", s.level);
     o.float(4, "m_CycleOffset", clip.cycle_offset);
     o.int(4, "m_HasAdditiveReferencePose", 0);
     o.int(4, "m_LoopTime", i64::from(clip.loop_time));
-    o.int(4, "m_LoopBlend", 0);
-    o.int(4, "m_LoopBlendOrientation", 0);
-    o.int(4, "m_LoopBlendPositionY", 0);
-    o.int(4, "m_LoopBlendPositionXZ", 0);
-    o.int(4, "m_KeepOriginalOrientation", 0);
-    o.int(4, "m_KeepOriginalPositionY", 1);
-    o.int(4, "m_KeepOriginalPositionXZ", 0);
-    o.int(4, "m_HeightFromFeet", 0);
-    o.int(4, "m_Mirror", 0);
+    o.int(4, "m_LoopBlend", i64::from(s.loop_pose));
+    o.int(4, "m_LoopBlendOrientation", i64::from(s.bake_orientation));
+    o.int(4, "m_LoopBlendPositionY", i64::from(s.bake_position_y));
+    o.int(4, "m_LoopBlendPositionXZ", i64::from(s.bake_position_xz));
+    o.int(
+        4,
+        "m_KeepOriginalOrientation",
+        i64::from(s.original_orientation),
+    );
+    o.int(
+        4,
+        "m_KeepOriginalPositionY",
+        i64::from(s.original_position_y),
+    );
+    o.int(
+        4,
+        "m_KeepOriginalPositionXZ",
+        i64::from(s.original_position_xz),
+    );
+    o.int(4, "m_HeightFromFeet", i64::from(s.height_from_feet));
+    o.int(4, "m_Mirror", i64::from(s.mirror));
 }
 
 /// The editor's per-component copies: `m_LocalPosition.x`, `m_LocalRotation.w`,
