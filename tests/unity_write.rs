@@ -295,6 +295,31 @@ fn built_floss_matches_unitys_own_floss_anim() {
     );
 }
 
+/// The Unity 4.6 pair: the streamed `TestClip` of the web player and its editor file carry
+/// the same play settings (a new clip's: "Based Upon Original" Y only), and so does the
+/// written file.
+#[test]
+fn built_testclip_settings_match_its_editor_file() {
+    let (Some(web), Some(editor_path)) = (
+        data("binary/resetanimator/WebPlayer.unity3d"),
+        data("binary/resetanimator/TestClip.anim"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[web]);
+    let editor_ws = common::open(&[editor_path]);
+    let editor = common::clip(&editor_ws, "TestClip");
+    assert!(editor.settings.original_position_y && !editor.settings.bake_position_y);
+    let anim = write_only(&ws, "TestClip");
+    let (_, _, back) = read_back(&anim);
+    assert_eq!(common::clip(&ws, "TestClip").settings, editor.settings);
+    assert_eq!(back.settings, editor.settings);
+    assert_eq!(
+        (back.loop_time, back.cycle_offset),
+        (editor.loop_time, editor.cycle_offset)
+    );
+}
+
 /// A Mecanim clip whose every play setting is away from a new clip's: the written
 /// `m_AnimationClipSettings` reads back to the built values.
 #[test]
@@ -364,7 +389,8 @@ fn frame(time: f32, keys: &[(i32, Seg)]) -> Frame {
 
 /// A rig Root/Hips, and a clip with: a position whose components have keys at different
 /// times (x at 0, 0.5, 1; y at 0, 0.3, 1; z at 0, 1), stepped `m_IsActive`, a sprite swap,
-/// a float on a path no rig has with a non-finite segment, and two events.
+/// a float on a path no rig has with a non-finite segment, and two events (the second passes
+/// the second sprite as its object and does not require a receiver).
 fn fixture_bundle() -> Vec<u8> {
     let mut clip = MecanimClip::new("Fixture");
     clip.sample_rate = 30.0;
@@ -451,6 +477,7 @@ fn fixture_bundle() -> Vec<u8> {
             data: "left: heel".into(),
             float: 0.5,
             int: 3,
+            ..Event::default()
         },
         Event {
             time: 0.75,
@@ -458,6 +485,8 @@ fn fixture_bundle() -> Vec<u8> {
             data: String::new(),
             float: 0.0,
             int: -1,
+            object: (0, 90_002),
+            message_options: 1,
         },
     ];
     let mut b = Bundle::new(UnityTarget::Unity2020);
@@ -568,6 +597,26 @@ fn fixture_steps_sprites_events_and_unresolved_paths() {
         (0.25, "Footstep", "left: heel", 0.5, 3)
     );
     assert_eq!(back.events[1].int, -1);
+    assert_eq!((e.object.1, e.message_options), (0, 0));
+    assert!(
+        anim.text
+            .contains("    objectReferenceParameter: {fileID: 0}\n")
+    );
+    // The second event's object is the second sprite: the same fileID and guid as the
+    // sprite key, so it reads back to the same reference; messageOptions as stored.
+    let built = ws.clips[0].data.as_ref().unwrap();
+    assert_eq!(
+        (built.events[1].object, built.events[1].message_options),
+        ((0, 90_002), 1)
+    );
+    let object = back.events[1].object;
+    assert_eq!((object.0 as usize, object.1), targets[1]);
+    assert_eq!(back.events[1].message_options, 1);
+    assert!(anim.text.contains("\n    messageOptions: 1\n"));
+    let guid = &contents.externals[object.0 as usize - 1].guid;
+    assert!(anim.text.contains(&format!(
+        "    objectReferenceParameter: {{fileID: 90002, guid: {guid}, type: 3}}\n"
+    )));
     assert!(anim.report.max_error.unwrap() <= 1e-6, "{:?}", anim.report);
 }
 

@@ -228,9 +228,9 @@ fn event(e: &Event) -> AnimationEvent {
         time: e.time,
         functionName: e.function.clone(),
         data: e.data.clone(),
-        objectReferenceParameter: PPtr::null(),
+        objectReferenceParameter: PPtr::new(e.object.0.into(), e.object.1),
         floatParameter: e.float,
         intParameter: e.int,
-        messageOptions: 0,
+        messageOptions: e.message_options,
     }
 }

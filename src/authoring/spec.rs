@@ -229,7 +229,7 @@ pub struct Dense {
     pub samples: Vec<f32>,
 }
 
-/// One `AnimationEvent` (no object parameter, `messageOptions` 0).
+/// One `AnimationEvent`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Event {
     /// `time`.
@@ -242,6 +242,10 @@ pub struct Event {
     pub float: f32,
     /// `intParameter`.
     pub int: i32,
+    /// `objectReferenceParameter` as (file id, path id); (0, 0) for none.
+    pub object: (i32, i64),
+    /// `messageOptions`.
+    pub message_options: i32,
 }
 
 /// A legacy clip: keyframe curves addressed by path strings.

@@ -46,6 +46,8 @@ pub struct Refs<'a> {
     pub pptr: &'a [TextRef],
     /// The script of each group (MonoBehaviour curves), by group index.
     pub scripts: &'a [TextRef],
+    /// The object parameter of each event, by event index.
+    pub events: &'a [TextRef],
 }
 
 fn infinity_code(i: Infinity) -> i64 {
@@ -95,7 +97,7 @@ pub fn anim_text(clip: &ClipData, plan: &Plan, refs: &Refs<'_>, layout: Layout) 
         .any(|g| g.list < ListKind::Float && g.binding.path == 0);
     o.int(2, "m_HasGenericRootTransform", i64::from(root_transform));
     o.int(2, "m_HasMotionFloatCurves", 0);
-    events(&mut o, clip);
+    events(&mut o, clip, refs);
     o.text
 }
 
@@ -480,21 +482,27 @@ fn empty_curve(o: &mut Out) {
     o.int(6, "m_RotationOrder", 4);
 }
 
-fn events(o: &mut Out, clip: &ClipData) {
+/// `m_Events` with every parameter as stored; the object parameter as `refs` names it.
+fn events(o: &mut Out, clip: &ClipData, refs: &Refs<'_>) {
     if clip.events.is_empty() {
         o.line(2, "m_Events: []");
         return;
     }
     o.line(2, "m_Events:");
-    for e in &clip.events {
+    for (i, e) in clip.events.iter().enumerate() {
         o.open(2, "- time");
         push_f32(&mut o.text, e.time);
         o.text.push('\n');
         o.string(4, "functionName", &e.function);
         o.string(4, "data", &e.data);
-        o.line(4, "objectReferenceParameter: {fileID: 0}");
+        o.reference(4, "objectReferenceParameter", event_object(refs, i));
         o.float(4, "floatParameter", e.float);
         o.int(4, "intParameter", i64::from(e.int));
-        o.int(4, "messageOptions", 0);
+        o.int(4, "messageOptions", i64::from(e.message_options));
     }
+}
+
+/// Event `i`'s object parameter; none when `refs` has no entry for it.
+fn event_object<'a>(refs: &'a Refs<'_>, i: usize) -> &'a TextRef {
+    refs.events.get(i).unwrap_or(&TextRef::Null)
 }

@@ -220,9 +220,15 @@ pub fn write_anim(
         .iter()
         .map(|g| reference(g.binding.script.0, g.binding.script.1))
         .collect();
+    let events: Vec<TextRef> = clip
+        .events
+        .iter()
+        .map(|e| reference(e.object.0, e.object.1))
+        .collect();
     let refs = emit::Refs {
         pptr: &pptr,
         scripts: &scripts,
+        events: &events,
     };
     let text = emit::anim_text(clip, &plan, &refs, layout);
     let (measured, measure_error) = if options.skip_measure {
