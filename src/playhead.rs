@@ -186,6 +186,7 @@ mod tests {
             data: String::new(),
             float: 0.0,
             int: 0,
+            ..ClipEvent::default()
         }
     }
 

@@ -207,6 +207,7 @@ fn leaves_above_weight_zero_fire_their_clip_events_with_their_weight() {
         data: String::new(),
         float: 0.0,
         int: 0,
+        ..Event::default()
     };
     let mut one = clip("One", 1.0);
     let mut two = clip("Two", 2.0);

@@ -361,6 +361,7 @@ fn events_fire_when_the_playhead_crosses_them() {
         data: "left".into(),
         float: 1.5,
         int: 2,
+        ..Default::default()
     }];
     let mut app = app();
     let root = setup(&mut app, &rig.skeleton, &clip);

@@ -270,6 +270,111 @@ fn built_floss_matches_unitys_own_floss_anim() {
     // yaml_files.rs); the written keys hold the built samples.
     assert!(worst < 1e-6, "{worst}");
     assert_eq!(mine_clip.stop, unity_clip.stop);
+    // Unity copies the importer's settings into the muscle clip unchanged: Floss's height
+    // offset 0.02 and its root baked into the pose (rotation, Y, XZ) are in the build as in
+    // Unity's text, and the written file carries them.
+    let unity_settings = unity_clip.settings;
+    assert_eq!(unity_settings.level, 0.02);
+    assert!(unity_settings.bake_orientation && unity_settings.bake_position_y);
+    assert!(unity_settings.bake_position_xz && unity_settings.original_position_y);
+    assert!(!unity_settings.loop_pose && !unity_settings.mirror);
+    assert_eq!(built.settings, unity_settings);
+    assert_eq!(mine_clip.settings, unity_settings);
+    assert_eq!(
+        (mine_clip.start, mine_clip.loop_time, mine_clip.cycle_offset),
+        (
+            unity_clip.start,
+            unity_clip.loop_time,
+            unity_clip.cycle_offset
+        )
+    );
+    assert!(anim.text.contains("\n    m_Level: 0.02\n"));
+    assert_eq!(
+        anim.report.defaulted_settings,
+        vec!["m_AdditiveReferencePoseClip", "m_Bounds"]
+    );
+}
+
+/// The Unity 4.6 pair: the streamed `TestClip` of the web player and its editor file carry
+/// the same play settings (a new clip's: "Based Upon Original" Y only), and so does the
+/// written file.
+#[test]
+fn built_testclip_settings_match_its_editor_file() {
+    let (Some(web), Some(editor_path)) = (
+        data("binary/resetanimator/WebPlayer.unity3d"),
+        data("binary/resetanimator/TestClip.anim"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[web]);
+    let editor_ws = common::open(&[editor_path]);
+    let editor = common::clip(&editor_ws, "TestClip");
+    assert!(editor.settings.original_position_y && !editor.settings.bake_position_y);
+    let anim = write_only(&ws, "TestClip");
+    let (_, _, back) = read_back(&anim);
+    assert_eq!(common::clip(&ws, "TestClip").settings, editor.settings);
+    assert_eq!(back.settings, editor.settings);
+    assert_eq!(
+        (back.loop_time, back.cycle_offset),
+        (editor.loop_time, editor.cycle_offset)
+    );
+}
+
+/// A Mecanim clip whose every play setting is away from a new clip's: the written
+/// `m_AnimationClipSettings` reads back to the built values.
+#[test]
+fn fixture_play_settings_are_written_as_built() {
+    let mut clip = MecanimClip::new("Settings");
+    clip.bindings = vec![Binding::transform(path_hash("Hips"), 1)];
+    clip.constants = vec![0.0, 1.0, 0.0];
+    clip.loop_time = true;
+    clip.cycle_offset = 0.25;
+    clip.mirror = true;
+    clip.loop_pose = true;
+    clip.level = -0.125;
+    clip.orientation_offset_y = 37.5;
+    clip.bake_orientation = true;
+    clip.bake_position_y = false;
+    clip.bake_position_xz = true;
+    clip.original_orientation = true;
+    clip.original_position_y = false;
+    clip.original_position_xz = true;
+    clip.height_from_feet = true;
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips.push(ClipSpec::Mecanim(clip));
+    let ws = Workspace::open_bytes(
+        Path::new("settings.bundle"),
+        write_bundle(&b).unwrap(),
+        &OpenOptions::default(),
+    );
+    let built = ws.clips[0].data.as_ref().unwrap().settings;
+    let expected = clipscope::clip::PlaySettings {
+        mirror: true,
+        loop_pose: true,
+        bake_orientation: true,
+        bake_position_y: false,
+        bake_position_xz: true,
+        original_orientation: true,
+        original_position_y: false,
+        original_position_xz: true,
+        height_from_feet: true,
+        level: -0.125,
+        orientation_offset_y: 37.5,
+    };
+    assert_eq!(built, expected);
+    let anim = write_only(&ws, "Settings");
+    let (_, _, back) = read_back(&anim);
+    assert_eq!(back.settings, expected);
+    assert_eq!((back.loop_time, back.cycle_offset), (true, 0.25));
+    for line in [
+        "m_OrientationOffsetY: 37.5",
+        "m_Level: -0.125",
+        "m_KeepOriginalPositionY: 0",
+        "m_HeightFromFeet: 1",
+        "m_Mirror: 1",
+    ] {
+        assert!(anim.text.contains(&format!("\n    {line}\n")), "{line}");
+    }
 }
 
 /// Streamed segment coefficients `[c0, c1, c2, c3]`.
@@ -284,7 +389,8 @@ fn frame(time: f32, keys: &[(i32, Seg)]) -> Frame {
 
 /// A rig Root/Hips, and a clip with: a position whose components have keys at different
 /// times (x at 0, 0.5, 1; y at 0, 0.3, 1; z at 0, 1), stepped `m_IsActive`, a sprite swap,
-/// a float on a path no rig has with a non-finite segment, and two events.
+/// a float on a path no rig has with a non-finite segment, and two events (the second passes
+/// the second sprite as its object and does not require a receiver).
 fn fixture_bundle() -> Vec<u8> {
     let mut clip = MecanimClip::new("Fixture");
     clip.sample_rate = 30.0;
@@ -371,6 +477,7 @@ fn fixture_bundle() -> Vec<u8> {
             data: "left: heel".into(),
             float: 0.5,
             int: 3,
+            ..Event::default()
         },
         Event {
             time: 0.75,
@@ -378,6 +485,8 @@ fn fixture_bundle() -> Vec<u8> {
             data: String::new(),
             float: 0.0,
             int: -1,
+            object: (0, 90_002),
+            message_options: 1,
         },
     ];
     hips_bundle(clip, Vec::new())
@@ -478,6 +587,26 @@ fn fixture_steps_sprites_events_and_unresolved_paths() {
         (0.25, "Footstep", "left: heel", 0.5, 3)
     );
     assert_eq!(back.events[1].int, -1);
+    assert_eq!((e.object.1, e.message_options), (0, 0));
+    assert!(
+        anim.text
+            .contains("    objectReferenceParameter: {fileID: 0}\n")
+    );
+    // The second event's object is the second sprite: the same fileID and guid as the
+    // sprite key, so it reads back to the same reference; messageOptions as stored.
+    let built = ws.clips[0].data.as_ref().unwrap();
+    assert_eq!(
+        (built.events[1].object, built.events[1].message_options),
+        ((0, 90_002), 1)
+    );
+    let object = back.events[1].object;
+    assert_eq!((object.0 as usize, object.1), targets[1]);
+    assert_eq!(back.events[1].message_options, 1);
+    assert!(anim.text.contains("\n    messageOptions: 1\n"));
+    let guid = &contents.externals[object.0 as usize - 1].guid;
+    assert!(anim.text.contains(&format!(
+        "    objectReferenceParameter: {{fileID: 90002, guid: {guid}, type: 3}}\n"
+    )));
     assert!(anim.report.max_error.unwrap() <= 1e-6, "{:?}", anim.report);
 }
 

@@ -54,6 +54,15 @@ fn mecanim_clip(clip: &MecanimClip, target: UnityTarget) -> Result<AnimationClip
     muscle.m_LoopTime = clip.loop_time;
     muscle.m_Mirror = clip.mirror;
     muscle.m_LoopBlend = clip.loop_pose;
+    muscle.m_Level = clip.level;
+    muscle.m_OrientationOffsetY = clip.orientation_offset_y;
+    muscle.m_LoopBlendOrientation = clip.bake_orientation;
+    muscle.m_LoopBlendPositionY = clip.bake_position_y;
+    muscle.m_LoopBlendPositionXZ = clip.bake_position_xz;
+    muscle.m_KeepOriginalOrientation = clip.original_orientation;
+    muscle.m_KeepOriginalPositionY = clip.original_position_y;
+    muscle.m_KeepOriginalPositionXZ = clip.original_position_xz;
+    muscle.m_HeightFromFeet = clip.height_from_feet;
     muscle.m_ValueArrayDelta = value_deltas(clip, target);
     let bindings = AnimationClipBindingConstant {
         genericBindings: clip.bindings.iter().map(|b| binding(b, target)).collect(),
@@ -219,9 +228,9 @@ fn event(e: &Event) -> AnimationEvent {
         time: e.time,
         functionName: e.function.clone(),
         data: e.data.clone(),
-        objectReferenceParameter: PPtr::null(),
+        objectReferenceParameter: PPtr::new(e.object.0.into(), e.object.1),
         floatParameter: e.float,
         intParameter: e.int,
-        messageOptions: 0,
+        messageOptions: e.message_options,
     }
 }

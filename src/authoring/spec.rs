@@ -89,6 +89,25 @@ pub struct MecanimClip {
     pub mirror: bool,
     /// `m_MuscleClip.m_LoopBlend` (the importer's "Loop Pose").
     pub loop_pose: bool,
+    /// `m_MuscleClip.m_Level` (the root's height offset, stored as the importer's value).
+    pub level: f32,
+    /// `m_MuscleClip.m_OrientationOffsetY` (the root's rotation offset, as the importer's
+    /// value).
+    pub orientation_offset_y: f32,
+    /// `m_MuscleClip.m_LoopBlendOrientation` (rotation "Bake Into Pose").
+    pub bake_orientation: bool,
+    /// `m_MuscleClip.m_LoopBlendPositionY` (Y "Bake Into Pose").
+    pub bake_position_y: bool,
+    /// `m_MuscleClip.m_LoopBlendPositionXZ` (XZ "Bake Into Pose").
+    pub bake_position_xz: bool,
+    /// `m_MuscleClip.m_KeepOriginalOrientation` (rotation "Based Upon" Original).
+    pub original_orientation: bool,
+    /// `m_MuscleClip.m_KeepOriginalPositionY` (Y "Based Upon" Original).
+    pub original_position_y: bool,
+    /// `m_MuscleClip.m_KeepOriginalPositionXZ` (XZ "Based Upon" Original).
+    pub original_position_xz: bool,
+    /// `m_MuscleClip.m_HeightFromFeet` (Y "Based Upon" Feet).
+    pub height_from_feet: bool,
     /// `m_ClipBindingConstant.genericBindings`, in curve order.
     pub bindings: Vec<Binding>,
     /// `m_StreamedClip.curveCount`: the number of interpolated streamed curves (Unity 2020: all
@@ -123,6 +142,15 @@ impl Default for MecanimClip {
             cycle_offset: 0.0,
             mirror: false,
             loop_pose: false,
+            level: 0.0,
+            orientation_offset_y: 0.0,
+            bake_orientation: false,
+            bake_position_y: false,
+            bake_position_xz: false,
+            original_orientation: false,
+            original_position_y: false,
+            original_position_xz: false,
+            height_from_feet: false,
             bindings: Vec::new(),
             streamed_curve_count: 0,
             discrete_curve_count: 0,
@@ -201,7 +229,7 @@ pub struct Dense {
     pub samples: Vec<f32>,
 }
 
-/// One `AnimationEvent` (no object parameter, `messageOptions` 0).
+/// One `AnimationEvent`.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Event {
     /// `time`.
@@ -214,6 +242,10 @@ pub struct Event {
     pub float: f32,
     /// `intParameter`.
     pub int: i32,
+    /// `objectReferenceParameter` as (file id, path id); (0, 0) for none.
+    pub object: (i32, i64),
+    /// `messageOptions`.
+    pub message_options: i32,
 }
 
 /// A legacy clip: keyframe curves addressed by path strings.

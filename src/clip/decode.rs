@@ -79,6 +79,11 @@ fn events(clip: &AnimationClip) -> Vec<ClipEvent> {
             data: e.data.clone(),
             float: e.floatParameter,
             int: e.intParameter.i32(),
+            object: (
+                e.objectReferenceParameter.file_id(),
+                e.objectReferenceParameter.path_id(),
+            ),
+            message_options: e.messageOptions.i32(),
         })
         .collect()
 }

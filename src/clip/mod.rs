@@ -198,13 +198,18 @@ pub struct Track {
 }
 
 /// An animation event (`m_Events`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct ClipEvent {
     pub time: f32,
     pub function: String,
     pub data: String,
     pub float: f32,
     pub int: i32,
+    /// `objectReferenceParameter` as (file id, path id) in the clip's file; path id 0 when
+    /// the event passes no object.
+    pub object: (i32, i64),
+    /// `messageOptions`: Unity's `SendMessageOptions` (0 requires a receiver, 1 does not).
+    pub message_options: i32,
 }
 
 /// Curve counts per Mecanim block.

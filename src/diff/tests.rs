@@ -205,6 +205,7 @@ fn differing_facts_are_listed() {
         data: String::new(),
         float: 0.0,
         int: 1,
+        ..ClipEvent::default()
     });
     let d = diff_clips(&a, &b);
     let what: Vec<&str> = d.facts.iter().map(|f| f.what).collect();

@@ -6,7 +6,7 @@ use super::keys::{TextCurve, TextKey};
 use super::layout::Layout;
 use super::out::Out;
 use super::plan::{Group, ListKind, Plan};
-use crate::clip::{BindingKind, ClipData};
+use crate::clip::{BindingKind, ClipData, PlaySettings};
 use crate::curve::{DEFAULT_WEIGHT, Infinity};
 
 /// A reference as text clips write it.
@@ -46,6 +46,8 @@ pub struct Refs<'a> {
     pub pptr: &'a [TextRef],
     /// The script of each group (MonoBehaviour curves), by group index.
     pub scripts: &'a [TextRef],
+    /// The object parameter of each event, by event index.
+    pub events: &'a [TextRef],
 }
 
 fn infinity_code(i: Infinity) -> i64 {
@@ -95,7 +97,7 @@ pub fn anim_text(clip: &ClipData, plan: &Plan, refs: &Refs<'_>, layout: Layout) 
         .any(|g| g.list < ListKind::Float && g.binding.path == 0);
     o.int(2, "m_HasGenericRootTransform", i64::from(root_transform));
     o.int(2, "m_HasMotionFloatCurves", 0);
-    events(&mut o, clip);
+    events(&mut o, clip, refs);
     o.text
 }
 
@@ -357,29 +359,63 @@ fn binding_constant(o: &mut Out, clip: &ClipData, plan: &Plan, refs: &Refs<'_>, 
     }
 }
 
-/// `m_AnimationClipSettings` from what the built clip keeps (start, stop, loop time, cycle
-/// offset); the rest at Unity's defaults for a new clip.
+/// Unity's settings for a new clip: every flag off but "Based Upon Original" Y, no offsets.
+const NEW_CLIP_SETTINGS: PlaySettings = PlaySettings {
+    mirror: false,
+    loop_pose: false,
+    bake_orientation: false,
+    bake_position_y: false,
+    bake_position_xz: false,
+    original_orientation: false,
+    original_position_y: true,
+    original_position_xz: false,
+    height_from_feet: false,
+    level: 0.0,
+    orientation_offset_y: 0.0,
+};
+
+/// `m_AnimationClipSettings` from what the built clip keeps: range, loop time, cycle offset
+/// and the muscle clip's play settings (Unity copies the importer's values into the muscle
+/// clip unchanged, so each is written as stored); a legacy clip has no muscle clip and takes
+/// a new clip's settings. The additive reference pose is not in a build: none.
 fn settings(o: &mut Out, clip: &ClipData) {
+    let s = if clip.legacy {
+        NEW_CLIP_SETTINGS
+    } else {
+        clip.settings
+    };
     o.line(2, "m_AnimationClipSettings:");
     o.int(4, "serializedVersion", 2);
     o.line(4, "m_AdditiveReferencePoseClip: {fileID: 0}");
     o.int(4, "m_AdditiveReferencePoseTime", 0);
     o.float(4, "m_StartTime", clip.start);
     o.float(4, "m_StopTime", clip.stop);
-    o.int(4, "m_OrientationOffsetY", 0);
-    o.int(4, "m_Level", 0);
+    o.float(4, "m_OrientationOffsetY", s.orientation_offset_y);
+    o.float(4, "m_Level", s.level);
     o.float(4, "m_CycleOffset", clip.cycle_offset);
     o.int(4, "m_HasAdditiveReferencePose", 0);
     o.int(4, "m_LoopTime", i64::from(clip.loop_time));
-    o.int(4, "m_LoopBlend", 0);
-    o.int(4, "m_LoopBlendOrientation", 0);
-    o.int(4, "m_LoopBlendPositionY", 0);
-    o.int(4, "m_LoopBlendPositionXZ", 0);
-    o.int(4, "m_KeepOriginalOrientation", 0);
-    o.int(4, "m_KeepOriginalPositionY", 1);
-    o.int(4, "m_KeepOriginalPositionXZ", 0);
-    o.int(4, "m_HeightFromFeet", 0);
-    o.int(4, "m_Mirror", 0);
+    o.int(4, "m_LoopBlend", i64::from(s.loop_pose));
+    o.int(4, "m_LoopBlendOrientation", i64::from(s.bake_orientation));
+    o.int(4, "m_LoopBlendPositionY", i64::from(s.bake_position_y));
+    o.int(4, "m_LoopBlendPositionXZ", i64::from(s.bake_position_xz));
+    o.int(
+        4,
+        "m_KeepOriginalOrientation",
+        i64::from(s.original_orientation),
+    );
+    o.int(
+        4,
+        "m_KeepOriginalPositionY",
+        i64::from(s.original_position_y),
+    );
+    o.int(
+        4,
+        "m_KeepOriginalPositionXZ",
+        i64::from(s.original_position_xz),
+    );
+    o.int(4, "m_HeightFromFeet", i64::from(s.height_from_feet));
+    o.int(4, "m_Mirror", i64::from(s.mirror));
 }
 
 /// The editor's per-component copies: `m_LocalPosition.x`, `m_LocalRotation.w`,
@@ -446,21 +482,27 @@ fn empty_curve(o: &mut Out) {
     o.int(6, "m_RotationOrder", 4);
 }
 
-fn events(o: &mut Out, clip: &ClipData) {
+/// `m_Events` with every parameter as stored; the object parameter as `refs` names it.
+fn events(o: &mut Out, clip: &ClipData, refs: &Refs<'_>) {
     if clip.events.is_empty() {
         o.line(2, "m_Events: []");
         return;
     }
     o.line(2, "m_Events:");
-    for e in &clip.events {
+    for (i, e) in clip.events.iter().enumerate() {
         o.open(2, "- time");
         push_f32(&mut o.text, e.time);
         o.text.push('\n');
         o.string(4, "functionName", &e.function);
         o.string(4, "data", &e.data);
-        o.line(4, "objectReferenceParameter: {fileID: 0}");
+        o.reference(4, "objectReferenceParameter", event_object(refs, i));
         o.float(4, "floatParameter", e.float);
         o.int(4, "intParameter", i64::from(e.int));
-        o.int(4, "messageOptions", 0);
+        o.int(4, "messageOptions", i64::from(e.message_options));
     }
+}
+
+/// Event `i`'s object parameter; none when `refs` has no entry for it.
+fn event_object<'a>(refs: &'a Refs<'_>, i: usize) -> &'a TextRef {
+    refs.events.get(i).unwrap_or(&TextRef::Null)
 }

@@ -125,23 +125,9 @@ pub struct AnimText {
     pub report: ClipReport,
 }
 
-/// Settings the writer cannot know from a build (the muscle clip's other flags are not
-/// decoded).
-const DEFAULTED: &[&str] = &[
-    "m_OrientationOffsetY",
-    "m_Level",
-    "m_LoopBlend",
-    "m_LoopBlendOrientation",
-    "m_LoopBlendPositionY",
-    "m_LoopBlendPositionXZ",
-    "m_KeepOriginalOrientation",
-    "m_KeepOriginalPositionY",
-    "m_KeepOriginalPositionXZ",
-    "m_HeightFromFeet",
-    "m_Mirror",
-    "m_AdditiveReferencePoseClip",
-    "m_Bounds",
-];
+/// Settings the writer cannot know from a build: the additive reference pose (the muscle
+/// clip keeps none of it) and the bounds.
+const DEFAULTED: &[&str] = &["m_AdditiveReferencePoseClip", "m_Bounds"];
 
 /// The name a file is known by in guids: its file name and inner name, so the folder it
 /// lies in does not change the guids.
@@ -234,9 +220,15 @@ pub fn write_anim(
         .iter()
         .map(|g| reference(g.binding.script.0, g.binding.script.1))
         .collect();
+    let events: Vec<TextRef> = clip
+        .events
+        .iter()
+        .map(|e| reference(e.object.0, e.object.1))
+        .collect();
     let refs = emit::Refs {
         pptr: &pptr,
         scripts: &scripts,
+        events: &events,
     };
     let text = emit::anim_text(clip, &plan, &refs, layout);
     let (measured, measure_error) = if options.skip_measure {

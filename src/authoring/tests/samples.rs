@@ -90,6 +90,7 @@ pub(super) fn mecanim_sample() -> MecanimClip {
         data: "left".into(),
         float: 0.75,
         int: -3,
+        ..Event::default()
     }];
     clip
 }
