@@ -703,15 +703,18 @@ fn built_state(tos: &mut BTreeMap<u32, String>, full: &str, foot_ik: bool) -> Pt
     })
 }
 
+/// Names with their flag: `(layer, IK Pass)` or `(state, Foot IK)`.
+type Flags<N> = Vec<(N, bool)>;
+
 /// A built controller (class 91, 2020.3): layer "Base Layer" without IK Pass, states Idle
 /// (Foot IK) and Walk; layer "Arms" with IK Pass, state Wave.
 fn ik_controller() -> AnimatorController {
     let mut tos = BTreeMap::new();
     let mut machines = Vec::new();
     let mut layers = Vec::new();
-    let plan: [(&str, bool, &[(&str, bool)]); 2] = [
-        ("Base Layer", false, &[("Idle", true), ("Walk", false)]),
-        ("Arms", true, &[("Wave", false)]),
+    let plan: [(&str, bool, Flags<&str>); 2] = [
+        ("Base Layer", false, vec![("Idle", true), ("Walk", false)]),
+        ("Arms", true, vec![("Wave", false)]),
     ];
     for (index, (layer, ik_pass, states)) in plan.into_iter().enumerate() {
         tos.insert(name_hash(layer), layer.to_string());
@@ -748,7 +751,7 @@ fn ik_controller() -> AnimatorController {
 }
 
 /// `(layer, IK Pass)` and `(state, Foot IK)` of a model.
-fn ik_flags(c: &Controller) -> (Vec<(String, bool)>, Vec<(String, bool)>) {
+fn ik_flags(c: &Controller) -> (Flags<String>, Flags<String>) {
     let layers = c
         .layers
         .iter()
