@@ -207,7 +207,7 @@ fn pose_mirror_follows_the_clip_or_forces() {
 fn seam_clip(loop_pose: bool) -> ClipSpec {
     let mut clip = MecanimClip::new(if loop_pose { "Blended" } else { "Raw" });
     clip.loop_time = true;
-    clip.loop_pose = loop_pose;
+    clip.settings.loop_pose = loop_pose;
     clip.bindings = vec![Binding::transform(0, 1)];
     clip.dense = Some(Dense {
         frame_count: 2,

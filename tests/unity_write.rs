@@ -329,26 +329,7 @@ fn fixture_play_settings_are_written_as_built() {
     clip.constants = vec![0.0, 1.0, 0.0];
     clip.loop_time = true;
     clip.cycle_offset = 0.25;
-    clip.mirror = true;
-    clip.loop_pose = true;
-    clip.level = -0.125;
-    clip.orientation_offset_y = 37.5;
-    clip.bake_orientation = true;
-    clip.bake_position_y = false;
-    clip.bake_position_xz = true;
-    clip.original_orientation = true;
-    clip.original_position_y = false;
-    clip.original_position_xz = true;
-    clip.height_from_feet = true;
-    let mut b = Bundle::new(UnityTarget::Unity2020);
-    b.clips.push(ClipSpec::Mecanim(clip));
-    let ws = Workspace::open_bytes(
-        Path::new("settings.bundle"),
-        write_bundle(&b).unwrap(),
-        &OpenOptions::default(),
-    );
-    let built = ws.clips[0].data.as_ref().unwrap().settings;
-    let expected = clipscope::clip::PlaySettings {
+    clip.settings = clipscope::clip::PlaySettings {
         mirror: true,
         loop_pose: true,
         bake_orientation: true,
@@ -361,6 +342,15 @@ fn fixture_play_settings_are_written_as_built() {
         level: -0.125,
         orientation_offset_y: 37.5,
     };
+    let expected = clip.settings;
+    let mut b = Bundle::new(UnityTarget::Unity2020);
+    b.clips.push(ClipSpec::Mecanim(clip));
+    let ws = Workspace::open_bytes(
+        Path::new("settings.bundle"),
+        write_bundle(&b).unwrap(),
+        &OpenOptions::default(),
+    );
+    let built = ws.clips[0].data.as_ref().unwrap().settings;
     assert_eq!(built, expected);
     let anim = write_only(&ws, "Settings");
     let (_, _, back) = read_back(&anim);

@@ -85,29 +85,9 @@ pub struct MecanimClip {
     pub loop_time: bool,
     /// `m_MuscleClip.m_CycleOffset`.
     pub cycle_offset: f32,
-    /// `m_MuscleClip.m_Mirror` (the importer's "Mirror").
-    pub mirror: bool,
-    /// `m_MuscleClip.m_LoopBlend` (the importer's "Loop Pose").
-    pub loop_pose: bool,
-    /// `m_MuscleClip.m_Level` (the root's height offset, stored as the importer's value).
-    pub level: f32,
-    /// `m_MuscleClip.m_OrientationOffsetY` (the root's rotation offset, as the importer's
-    /// value).
-    pub orientation_offset_y: f32,
-    /// `m_MuscleClip.m_LoopBlendOrientation` (rotation "Bake Into Pose").
-    pub bake_orientation: bool,
-    /// `m_MuscleClip.m_LoopBlendPositionY` (Y "Bake Into Pose").
-    pub bake_position_y: bool,
-    /// `m_MuscleClip.m_LoopBlendPositionXZ` (XZ "Bake Into Pose").
-    pub bake_position_xz: bool,
-    /// `m_MuscleClip.m_KeepOriginalOrientation` (rotation "Based Upon" Original).
-    pub original_orientation: bool,
-    /// `m_MuscleClip.m_KeepOriginalPositionY` (Y "Based Upon" Original).
-    pub original_position_y: bool,
-    /// `m_MuscleClip.m_KeepOriginalPositionXZ` (XZ "Based Upon" Original).
-    pub original_position_xz: bool,
-    /// `m_MuscleClip.m_HeightFromFeet` (Y "Based Upon" Feet).
-    pub height_from_feet: bool,
+    /// The rest of `m_MuscleClip`'s play settings (Mirror, Loop Pose, the root's offsets and
+    /// its Bake Into Pose and Based Upon flags), as the decoder reads them back.
+    pub settings: crate::clip::PlaySettings,
     /// `m_ClipBindingConstant.genericBindings`, in curve order.
     pub bindings: Vec<Binding>,
     /// `m_StreamedClip.curveCount`: the number of interpolated streamed curves (Unity 2020: all
@@ -140,17 +120,7 @@ impl Default for MecanimClip {
             sample_rate: 60.0,
             loop_time: false,
             cycle_offset: 0.0,
-            mirror: false,
-            loop_pose: false,
-            level: 0.0,
-            orientation_offset_y: 0.0,
-            bake_orientation: false,
-            bake_position_y: false,
-            bake_position_xz: false,
-            original_orientation: false,
-            original_position_y: false,
-            original_position_xz: false,
-            height_from_feet: false,
+            settings: crate::clip::PlaySettings::default(),
             bindings: Vec::new(),
             streamed_curve_count: 0,
             discrete_curve_count: 0,

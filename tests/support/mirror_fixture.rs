@@ -27,7 +27,7 @@ pub fn twin_values() -> Vec<(usize, f32)> {
 /// A humanoid clip holding `values` (constant curves bound to the Animator), 1 s long.
 pub fn humanoid_clip(name: &str, values: &[(usize, f32)], mirror: bool) -> ClipSpec {
     let mut clip = MecanimClip::new(name);
-    clip.mirror = mirror;
+    clip.settings.mirror = mirror;
     clip.bindings = values
         .iter()
         .map(|&(slot, _)| Binding {
