@@ -6,7 +6,8 @@
 //! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references.
 //! - [`avatar`], [`humanoid`]: Avatars, and humanoid (muscle) clips posed on any humanoid rig.
 //! - [`mesh`], [`material`], [`texture`], [`resource`]: the character's meshes, skins, blend
-//!   shapes, materials and textures, with their stream data.
+//!   shapes, materials and textures, with their stream data; [`behaviour`]: MonoBehaviours'
+//!   scripts and fields (what names script curves).
 //! - [`sample`], [`pose`]: whole-clip sampling and rigs posed by a clip (what `clipscope
 //!   sample` and `clipscope pose` print); [`world`]: world transforms as Unity composes them.
 //! - [`version`]: Unity version strings, and the version a file is read with.
@@ -21,6 +22,7 @@ pub mod animator;
 #[cfg(feature = "authoring")]
 pub mod authoring;
 pub mod avatar;
+pub mod behaviour;
 pub mod binary;
 pub mod blob;
 pub mod check;

@@ -166,6 +166,16 @@ impl SerializedFile {
     /// deserializer is caught and reported as an error.
     pub fn read<T: DeserializeOwned>(&self, info: &ObjectInfo) -> Result<T, SerializedError> {
         let tree = self.type_tree(info)?;
+        self.read_with_tree(info, &tree)
+    }
+
+    /// [`Self::read`] through a given tree: the object's own, or one cut after the fields
+    /// wanted (the bytes after them are not read).
+    pub fn read_with_tree<T: DeserializeOwned>(
+        &self,
+        info: &ObjectInfo,
+        tree: &TypeTreeNode,
+    ) -> Result<T, SerializedError> {
         let bytes = self.object_bytes(info)?;
         let endian = match self.endian {
             Endian::Little => rabex::files::serializedfile::Endianness::Little,
@@ -173,7 +183,7 @@ impl SerializedFile {
         };
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut cursor = std::io::Cursor::new(bytes);
-            rabex::serde_typetree::from_reader_endianed::<T>(&mut cursor, &tree, endian)
+            rabex::serde_typetree::from_reader_endianed::<T>(&mut cursor, tree, endian)
         }));
         match result {
             Ok(Ok(value)) => Ok(value),

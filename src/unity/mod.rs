@@ -45,6 +45,8 @@ pub mod class {
     pub const ANIMATION: i32 = 111;
     /// `MonoBehaviour`.
     pub const MONO_BEHAVIOUR: i32 = 114;
+    /// `MonoScript`.
+    pub const MONO_SCRIPT: i32 = 115;
     /// `SkinnedMeshRenderer`.
     pub const SKINNED_MESH_RENDERER: i32 = 137;
     /// `SpriteRenderer`.
