@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use super::extract::{Extracted, SerializedIndex};
 use super::objects::{ClipFound, Found, RigDraft};
-use super::scene::{MaterialEntry, SceneIndex, SpriteEntry};
+use super::scene::{BehaviourEntry, MaterialEntry, SceneIndex, ScriptEntry, SpriteEntry};
 use super::{
     AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, ObjectRef, PathNames, RigEntry, Workspace,
 };
+use crate::behaviour::BehaviourData;
 use crate::container::ContainerKind;
 use crate::error::Error;
 use crate::rig::{RigComponent, Skeleton};
@@ -322,6 +323,39 @@ impl Builder {
                 }),
                 Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
             }
+        }
+        for found in scene.scripts {
+            match found.value {
+                Ok(data) => self.ws.scripts.push(ScriptEntry {
+                    at: at(found.path_id),
+                    data,
+                }),
+                Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
+            }
+        }
+        self.add_behaviours(f, scene.behaviours);
+    }
+
+    /// The MonoBehaviours of file `f`. Games hold thousands, so those that cannot be read
+    /// (their names only cost script curves their names) are counted in one warning.
+    fn add_behaviours(&mut self, f: usize, behaviours: Vec<Found<BehaviourData>>) {
+        let mut unread = Vec::new();
+        for found in behaviours {
+            let at = ObjectRef {
+                file: f,
+                path_id: found.path_id,
+            };
+            match found.value {
+                Ok(data) => self.ws.behaviours.push(BehaviourEntry { at, data }),
+                Err(e) => unread.push((found.path_id, e)),
+            }
+        }
+        if let Some((path_id, first)) = unread.first() {
+            self.ws.warnings.push(format!(
+                "{}: {} MonoBehaviours could not be read (their script fields stay unnamed); path id {path_id}: {first}",
+                self.ws.files[f].location(),
+                unread.len(),
+            ));
         }
     }
 

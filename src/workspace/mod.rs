@@ -40,8 +40,8 @@ use crate::unity::rig::AnimatorController;
 pub use controllers::model_clips;
 use extract::{Extracted, GuidIndexes};
 pub use scene::{
-    MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind, SpriteEntry,
-    TextureEntry,
+    BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
+    ScriptEntry, SpriteEntry, TextureEntry,
 };
 
 /// Options for opening files.
@@ -205,6 +205,10 @@ pub struct Workspace {
     pub textures: Vec<TextureEntry>,
     pub materials: Vec<MaterialEntry>,
     pub sprites: Vec<SpriteEntry>,
+    /// MonoBehaviours (not when opened for summaries): the fields script curves animate.
+    pub behaviours: Vec<BehaviourEntry>,
+    /// MonoScripts (not when opened for summaries): the classes behaviours run.
+    pub scripts: Vec<ScriptEntry>,
     /// Files (or parts of them) that could not be read.
     pub errors: Vec<Error>,
     /// Non-fatal notes (assumed versions, skipped files).
@@ -323,6 +327,11 @@ impl Workspace {
     /// The sprite at a reference.
     pub fn sprite(&self, at: ObjectRef) -> Option<&SpriteEntry> {
         self.sprites.iter().find(|s| s.at == at)
+    }
+
+    /// The MonoScript at a reference.
+    pub fn script(&self, at: ObjectRef) -> Option<&ScriptEntry> {
+        self.scripts.iter().find(|s| s.at == at)
     }
 
     /// The main texture of a material, where it is loaded.

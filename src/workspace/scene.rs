@@ -1,6 +1,6 @@
-//! The character's side of a workspace: meshes, textures, materials and sprites, and each
-//! rig's renderers (which joint draws which mesh with which materials, skinned to which
-//! joints).
+//! The character's side of a workspace: meshes, textures, materials, sprites and
+//! MonoBehaviours with their scripts, and each rig's renderers (which joint draws which mesh
+//! with which materials, skinned to which joints).
 //!
 //! Like clips, they are decoded when their file is opened (stream data from the container's
 //! `.resS` entries or from files next to a `.assets`), and the file's bytes are then dropped.
@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::ObjectRef;
 use super::found::Found;
+use crate::behaviour::{self, BehaviourData, ScriptData};
 use crate::material::MaterialData;
 use crate::mesh::renderer::{self, SpriteData, SubMeshRange};
 use crate::mesh::{self, Aabb, Layout, MeshData};
@@ -93,6 +94,20 @@ pub struct MaterialEntry {
 pub struct SpriteEntry {
     pub at: ObjectRef,
     pub data: SpriteData,
+}
+
+/// A MonoBehaviour (class 114): the fields its script curves may animate.
+#[derive(Clone, Debug)]
+pub struct BehaviourEntry {
+    pub at: ObjectRef,
+    pub data: BehaviourData,
+}
+
+/// A MonoScript (class 115): the class a behaviour runs.
+#[derive(Clone, Debug)]
+pub struct ScriptEntry {
+    pub at: ObjectRef,
+    pub data: ScriptData,
 }
 
 /// Where a renderer's mesh comes from.
@@ -198,9 +213,12 @@ pub(super) struct SceneIndex {
     pub textures: Vec<TextureEntry>,
     pub materials: Vec<Found<MaterialData>>,
     pub sprites: Vec<Found<SpriteData>>,
+    pub behaviours: Vec<Found<BehaviourData>>,
+    pub scripts: Vec<Found<ScriptData>>,
 }
 
-/// Reads every mesh and texture (and, unless `summaries`, material and sprite) of `file`.
+/// Reads every mesh and texture (and, unless `summaries`, material, sprite, MonoBehaviour and
+/// MonoScript) of `file`.
 /// Entries carry file index 0; the caller renumbers them.
 pub(super) fn read_scene(
     file: &SerializedFile,
@@ -224,8 +242,23 @@ pub(super) fn read_scene(
                 class_id: info.class_id,
                 value: renderer::read_sprite(file, info).map_err(|e| e.to_string()),
             }),
+            class::MONO_SCRIPT if !summaries => out.scripts.push(Found {
+                path_id: info.path_id,
+                class_id: info.class_id,
+                value: behaviour::read_script(file, info).map_err(|e| e.to_string()),
+            }),
             _ => {}
         }
+    }
+    if !summaries {
+        out.behaviours = behaviour::read_all(file)
+            .into_iter()
+            .map(|(path_id, value)| Found {
+                path_id,
+                class_id: class::MONO_BEHAVIOUR,
+                value,
+            })
+            .collect();
     }
     out
 }
