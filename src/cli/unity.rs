@@ -306,7 +306,7 @@ fn controller_line(r: &ControllerReport) -> String {
     line
 }
 
-/// `wrote PATH: N curves, K keys (from J), max error E[, U unresolved paths]`.
+/// `wrote PATH: N curves, K keys (from J), max error E[, U unresolved paths][, scripts …]`.
 fn console_line(r: &clipscope::yaml_write::ClipReport) -> String {
     let mut line = format!(
         "wrote {}: {} curves, {} keys (from {}), max error {}",
@@ -328,6 +328,13 @@ fn console_line(r: &clipscope::yaml_write::ClipReport) -> String {
     }
     if !r.dropped.is_empty() {
         line.push_str(&format!(", {} notes on what was dropped", r.dropped.len()));
+    }
+    if !r.scripts.is_empty() {
+        let classes: Vec<&str> = r.scripts.iter().map(|s| s.class.as_str()).collect();
+        line.push_str(&format!(
+            ", scripts {} (point their guids at your scripts)",
+            classes.join(", ")
+        ));
     }
     line
 }

@@ -11,7 +11,8 @@
 //!   stored, dense frames as linear keys, a constant as one key; a vector's components get
 //!   shared key times by splitting their segments where another component has a key.
 //! - Names come from what the workspace knows ([`names`]); what stays unknown is written so
-//!   the file still loads (`unresolved/0x1234abcd`) and is listed in the report.
+//!   the file still loads (`unresolved/0x1234abcd`) and is listed in the report. Script
+//!   curves reference their scripts by derived guids, listed in the report ([`script`]).
 //! - The report's `max_error` is measured ([`measure`]): the text read back by
 //!   [`crate::yaml::read_yaml`]'s reader and evaluated by Unity's keyframe rules, against the
 //!   built clip.
@@ -31,6 +32,7 @@ pub mod names;
 mod out;
 mod plan;
 mod scalar;
+pub mod script;
 
 use serde::Serialize;
 
@@ -41,6 +43,7 @@ pub use float::f32_text;
 pub use layout::Layout;
 pub use mask::{MASK_FILE_ID, MaskReport, MaskText};
 pub use names::NameBook;
+pub use script::{SCRIPT_FILE_ID, ScriptReport};
 
 use crate::unity::{Int, PPtr};
 use crate::version::UnityVersion;
@@ -106,8 +109,12 @@ pub struct ClipReport {
     pub unresolved_paths: Vec<String>,
     /// Property hashes no table knows (written as `0x…`).
     pub unresolved_attributes: Vec<String>,
-    /// Object references that name nothing loaded (written with a derived guid).
+    /// Object references that name nothing loaded (written with a derived guid), scripts
+    /// included.
     pub unresolved_objects: usize,
+    /// The scripts its MonoBehaviour curves reference, written with derived guids: point
+    /// them at the project's own scripts.
+    pub scripts: Vec<ScriptReport>,
     /// What the built clip had that is not written, or written with defaults.
     pub dropped: Vec<String>,
     /// Clip settings a build does not keep, written at Unity's defaults.
@@ -215,10 +222,11 @@ pub fn write_anim(
         .iter()
         .map(|&(f, p)| reference(f, p))
         .collect();
+    let mut script_refs = script::ScriptRefs::new(ws, at.file);
     let scripts: Vec<TextRef> = plan
         .groups
         .iter()
-        .map(|g| reference(g.binding.script.0, g.binding.script.1))
+        .map(|g| script_refs.reference(g.binding.script))
         .collect();
     let events: Vec<TextRef> = clip
         .events
@@ -265,7 +273,8 @@ pub fn write_anim(
         measure_error,
         unresolved_paths: plan.unresolved_paths.clone(),
         unresolved_attributes: plan.unresolved_attributes.clone(),
-        unresolved_objects,
+        unresolved_objects: unresolved_objects + script_refs.unresolved(),
+        scripts: script_refs.scripts,
         dropped,
         defaulted_settings: if clip.legacy {
             Vec::new()

@@ -1,7 +1,8 @@
 //! Names for what built clips store as hashes: paths through every rig's hierarchy and every
 //! Avatar's name table, properties through the meshes' blend shapes, the controllers'
-//! parameters, the materials' shader properties and a table of Unity's own animatable
-//! properties; humanoid curves by the names text clips give them.
+//! parameters, the materials' shader properties, the MonoBehaviours' fields (their type
+//! trees) and a table of Unity's own animatable properties; humanoid curves by the names text
+//! clips give them.
 
 use std::collections::HashMap;
 
@@ -99,7 +100,8 @@ pub struct NameBook {
 
 impl NameBook {
     /// Every name the workspace knows: rig hierarchies, Avatar name tables, blend shapes,
-    /// controller parameters, the materials' shader properties, Unity's properties.
+    /// controller parameters, the materials' shader properties, the MonoBehaviours' fields,
+    /// Unity's properties.
     pub fn build(ws: &Workspace) -> NameBook {
         let mut book = NameBook::default();
         book.paths.insert(0, String::new());
@@ -133,6 +135,15 @@ impl NameBook {
         for material in &ws.materials {
             for name in material.data.properties.animated() {
                 book.attribute(&name, name.clone());
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        for behaviour in &ws.behaviours {
+            // Behaviours of one type share their field list.
+            if seen.insert(std::sync::Arc::as_ptr(&behaviour.data.fields)) {
+                for field in behaviour.data.fields.iter() {
+                    book.attribute(field, field.clone());
+                }
             }
         }
         for c in &ws.controllers {
