@@ -157,6 +157,7 @@ fn unity6_discrete_and_int_curves_hold_their_values() {
             custom_type: 24,
             is_pptr: false,
             is_int: false,
+            script: (0, 0),
         },
         Binding {
             path: 7,
@@ -165,6 +166,7 @@ fn unity6_discrete_and_int_curves_hold_their_values() {
             custom_type: 24,
             is_pptr: false,
             is_int: true,
+            script: (0, 0),
         },
     ];
     clip.streamed_curve_count = 1;

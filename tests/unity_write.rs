@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use clipscope::OpenOptions;
 use clipscope::authoring::{
-    Binding, Bundle, ClipSpec, Event, FloatCurve, Frame, Joint, KeySpec, LegacyClip, MecanimClip,
-    RendererSpec, RigComponent, RigSpec, UnityTarget, write_bundle,
+    BehaviourSpec, Binding, Bundle, ClipSpec, Event, FieldSpec, FloatCurve, Frame, Joint, KeySpec,
+    LegacyClip, MecanimClip, RendererSpec, RigComponent, RigSpec, UnityTarget, write_bundle,
 };
 use clipscope::clip::{BindingKind, ClipData, decode_clip};
 use clipscope::hash::{attribute_hash, path_hash};
@@ -400,6 +400,7 @@ fn fixture_bundle() -> Vec<u8> {
             custom_type: 23,
             is_pptr: true,
             is_int: false,
+            script: (0, 0),
         },
         Binding {
             path: 0xdead_beef,
@@ -837,6 +838,11 @@ fn the_command_writes_files_metas_and_a_report() {
 
 /// A 2020.3 bundle with `clip` and a Root/Hips rig on an Animator with `renderers`.
 fn hips_bundle(clip: MecanimClip, renderers: Vec<RendererSpec>) -> Vec<u8> {
+    write_bundle(&hips_spec(clip, renderers)).unwrap()
+}
+
+/// What [`hips_bundle`] writes.
+fn hips_spec(clip: MecanimClip, renderers: Vec<RendererSpec>) -> Bundle {
     let mut b = Bundle::new(UnityTarget::Unity2020);
     b.clips.push(ClipSpec::Mecanim(clip));
     b.rig = Some(RigSpec {
@@ -847,5 +853,175 @@ fn hips_bundle(clip: MecanimClip, renderers: Vec<RendererSpec>) -> Vec<u8> {
         component: RigComponent::Animator,
         renderers,
     });
+    b
+}
+
+/// The script fields a fixture clip animates on Hips' `Game.Mover`, with their constants.
+const SCRIPT_CURVES: [(&str, f32); 3] = [("speed", 2.5), ("offset.y", -0.75), ("tuning.gain", 4.0)];
+
+/// A Root/Hips bundle whose clip animates [`SCRIPT_CURVES`] on a MonoBehaviour of Hips;
+/// `with_behaviour`: the bundle holds the behaviour and its MonoScript (type tree included).
+fn script_curve_bundle(with_behaviour: bool) -> Vec<u8> {
+    let (script, _) = clipscope::authoring::behaviour_path_ids(0);
+    let mut clip = MecanimClip::new("Mover");
+    clip.bindings = SCRIPT_CURVES
+        .iter()
+        .map(|(name, _)| Binding {
+            path: path_hash("Hips"),
+            attribute: attribute_hash(name),
+            type_id: 114,
+            custom_type: 24,
+            script: (0, script),
+            ..Default::default()
+        })
+        .collect();
+    clip.constants = SCRIPT_CURVES.iter().map(|&(_, v)| v).collect();
+    let mut b = hips_spec(clip, Vec::new());
+    if with_behaviour {
+        b.behaviours.push(BehaviourSpec {
+            joint: Some(1),
+            class: "Mover".into(),
+            namespace: "Game".into(),
+            fields: vec![
+                FieldSpec::Float("speed".into(), 1.0),
+                FieldSpec::Text("label".into(), "walker".into()),
+                FieldSpec::Bool("armed".into(), true),
+                FieldSpec::Vector3("offset".into(), [0.0, 0.5, 0.0]),
+                FieldSpec::FloatList("weights".into(), vec![0.25, 0.75]),
+                FieldSpec::Object("target".into(), "Transform".into(), 0),
+                FieldSpec::Struct(
+                    "Tuning".into(),
+                    "tuning".into(),
+                    vec![
+                        FieldSpec::Float("gain".into(), 1.0),
+                        FieldSpec::Color("tint".into(), [1.0, 0.5, 0.25, 1.0]),
+                    ],
+                ),
+            ],
+        });
+    }
     write_bundle(&b).unwrap()
+}
+
+#[test]
+fn script_curves_are_named_from_the_behaviours_type_tree() {
+    let open = |with_behaviour| {
+        Workspace::open_bytes(
+            Path::new("mover.bundle"),
+            script_curve_bundle(with_behaviour),
+            &OpenOptions::default(),
+        )
+    };
+    let ws = open(true);
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    assert!(ws.warnings.is_empty(), "{:?}", ws.warnings);
+    assert_eq!(ws.behaviours.len(), 1);
+    assert_eq!(
+        ws.behaviours[0].data.fields.as_slice(),
+        [
+            "speed",
+            "armed",
+            "offset.x",
+            "offset.y",
+            "offset.z",
+            "target",
+            "tuning.gain",
+            "tuning.tint.r",
+            "tuning.tint.g",
+            "tuning.tint.b",
+            "tuning.tint.a",
+        ]
+    );
+    let script = ws.script(ws.resolve(0, ws.behaviours[0].data.script).unwrap());
+    assert_eq!(script.unwrap().data.full_name(), "Game.Mover");
+
+    let anim = write_only(&ws, "Mover");
+    let r = &anim.report;
+    assert!(r.unresolved_attributes.is_empty(), "{r:?}");
+    assert_eq!(r.unresolved_objects, 0, "{r:?}");
+    assert_eq!(r.scripts.len(), 1, "{r:?}");
+    assert_eq!(r.scripts[0].class, "Game.Mover");
+    assert_eq!(r.scripts[0].assembly, "Assembly-CSharp.dll");
+    let script_ref = format!(
+        "script: {{fileID: 11500000, guid: {}, type: 3}}",
+        r.scripts[0].guid
+    );
+    // Each float curve and its editor curve reference the script.
+    assert!(
+        anim.text.matches(&script_ref).count() >= SCRIPT_CURVES.len(),
+        "{}",
+        anim.text
+    );
+    let (_, raw, back) = read_back(&anim);
+    let written: Vec<(&str, &str, i32)> = raw
+        .m_FloatCurves
+        .iter()
+        .map(|f| (f.path.as_str(), f.attribute.as_str(), f.classID.i32()))
+        .collect();
+    let expected: Vec<(&str, &str, i32)> = SCRIPT_CURVES
+        .iter()
+        .map(|(n, _)| ("Hips", *n, 114))
+        .collect();
+    assert_eq!(written, expected);
+    for (name, value) in SCRIPT_CURVES {
+        let j = (0..back.curves.len())
+            .find(|&j| back.binding_of(j).unwrap().attribute == attribute_hash(name))
+            .unwrap_or_else(|| panic!("{name} read back"));
+        assert_eq!(back.curves[j].curve.sample(0.5), value, "{name}");
+    }
+
+    // Without the behaviour: the fields stay hashes and the script an unloaded reference.
+    let anim = write_only(&open(false), "Mover");
+    let mut expected: Vec<String> = SCRIPT_CURVES
+        .iter()
+        .map(|(n, _)| format!("0x{:08x}", attribute_hash(n)))
+        .collect();
+    expected.sort();
+    assert_eq!(anim.report.unresolved_attributes, expected);
+    assert!(anim.report.scripts.is_empty());
+    assert_eq!(anim.report.unresolved_objects, 1);
+}
+
+#[test]
+fn shared_behaviours_list_their_script_fields() {
+    let Some(web) = data("binary/duckhunted/WebPlayer.unity3d") else {
+        return;
+    };
+    let ws = Workspace::open(&[web], &OpenOptions::default());
+    let script_of = |b: &clipscope::workspace::BehaviourEntry| {
+        ws.resolve(b.at.file, b.data.script)
+            .and_then(|at| ws.script(at))
+            .map(|s| s.data.full_name())
+    };
+    let bullet = ws
+        .behaviours
+        .iter()
+        .find(|b| script_of(b).as_deref() == Some("GUIBullet"))
+        .expect("the GUIBullet behaviour");
+    assert_eq!(
+        bullet.data.fields.as_slice(),
+        ["bulletNumber", "playerTransform"]
+    );
+
+    // A player build without type trees: the behaviours are read, their fields unknown.
+    if let Some(player) = data("binary/day65platformer2d") {
+        let ws = Workspace::open(&[player], &OpenOptions::default());
+        assert!(!ws.behaviours.is_empty());
+        assert!(ws.behaviours.iter().all(|b| b.data.fields.is_empty()));
+    }
+
+    // An editor scene: the editor's own base fields are not script fields.
+    let Some(scene) = data("binary/resetanimator/Test.unity") else {
+        return;
+    };
+    // Its one behaviour (ResetAnimator, whose script serializes no fields) has a 4.6 editor
+    // tree of nine base fields and refers to its script by the `.cs` asset's file id.
+    let ws = Workspace::open(&[scene], &OpenOptions::default());
+    assert_eq!(ws.behaviours.len(), 1);
+    let reset = &ws.behaviours[0].data;
+    assert!(reset.fields.is_empty(), "{:?}", reset.fields);
+    assert_eq!(
+        (reset.script.file_id(), reset.script.path_id()),
+        (5, 11_500_000)
+    );
 }

@@ -206,7 +206,7 @@ fn binding(b: &Binding, target: UnityTarget) -> GenericBinding {
         UnityTarget::Unity2020 => GenericBinding::Unity2020(GenericBinding2020 {
             path: b.path,
             attribute: b.attribute,
-            script: PPtr::null(),
+            script: PPtr::new(b.script.0.into(), b.script.1),
             typeID: b.type_id,
             customType: b.custom_type,
             isPPtrCurve: b.is_pptr.into(),
@@ -214,7 +214,7 @@ fn binding(b: &Binding, target: UnityTarget) -> GenericBinding {
         UnityTarget::Unity6 => GenericBinding::Unity6(GenericBinding6 {
             path: b.path,
             attribute: b.attribute,
-            script: PPtr::null(),
+            script: PPtr::new(b.script.0.into(), b.script.1),
             typeID: b.type_id,
             customType: b.custom_type,
             isPPtrCurve: b.is_pptr.into(),

@@ -15,7 +15,9 @@
 //! 4. the rig's component (Animator or Animation), on joint 0's GameObject;
 //! 5. the Animator's Avatar, when it has one ([`RigComponent::AnimatorWithAvatar`]; the id
 //!    is kept free when it has none);
-//! 6. per renderer ([`RigSpec::renderers`]), its Mesh, MeshFilter, MeshRenderer and Material.
+//! 6. per renderer ([`RigSpec::renderers`]), its Mesh, MeshFilter, MeshRenderer and Material;
+//! 7. per behaviour `i` ([`Bundle::behaviours`]), its MonoScript at `1_000_000 + 2i` and its
+//!    MonoBehaviour at the next id (apart from the rest, as real files' ids are).
 //!
 //! There is no AssetBundle (class 142) object: readers that list a file's objects find the
 //! clips directly, but Unity's own `AssetBundle.LoadFromFile` would not accept the bundle.
@@ -24,6 +26,7 @@
 //! clip or a freshly added component (see `clip.rs`, `muscle.rs`, `rig.rs` and `renderer.rs`).
 
 mod avatar;
+mod behaviour;
 mod classes;
 mod clip;
 pub mod controller;
@@ -56,8 +59,9 @@ use rabex::typetree::typetree_cache::TypeTreeCache;
 pub use avatar::{AvatarSpec, AxesSpec, HumanSpec, SkeletonSpec, XformSpec};
 pub use clip::streamed_words;
 pub use spec::{
-    Binding, Bundle, ClipSpec, Compression, Dense, Event, FloatCurve, Frame, Joint, KeySpec,
-    KeyValue, LegacyClip, MecanimClip, PathCurve, RendererSpec, RigComponent, RigSpec, UnityTarget,
+    BehaviourSpec, Binding, Bundle, ClipSpec, Compression, Dense, Event, FieldSpec, FloatCurve,
+    Frame, Joint, KeySpec, KeyValue, LegacyClip, MecanimClip, PathCurve, RendererSpec,
+    RigComponent, RigSpec, UnityTarget,
 };
 
 pub use yaml_anim::{EditorSettings, legacy_anim_yaml};
@@ -150,6 +154,7 @@ fn write_serialized_with(
         }
         add_renderers(&mut file, rig, &ids, &version, bundle.type_trees)?;
     }
+    add_behaviours(&mut file, bundle, &ids, &version)?;
     if let Some(c) = controller {
         file.add_object_at(ids.next_free(bundle), c)?;
     }
@@ -216,17 +221,7 @@ fn add_renderers<P: TypeTreeProvider>(
     }
     let mut types = Vec::new();
     for class in renderer::CLASSES {
-        let node = embedded_tpk()
-            .get_typetree_node(ClassId(class), version)
-            .ok_or(builder::Error::SerializedFile(
-                rabex::files::serializedfile::Error::NoTypetree(ClassId(class)),
-            ))?;
-        let type_id = file.add_type_uncached(SerializedType {
-            m_ClassID: ClassId(class),
-            m_OldTypeHash: node.hash(),
-            m_Type: type_trees.then(|| node.clone()),
-            ..SerializedType::default()
-        });
+        let (node, type_id) = add_engine_type(file, class, version, type_trees)?;
         types.push((class, node, type_id));
     }
     for (index, spec) in rig.renderers.iter().enumerate() {
@@ -238,6 +233,70 @@ fn add_renderers<P: TypeTreeProvider>(
             let bytes = tree::object_bytes(node, &value);
             file.add_object_untyped_with(path_id, ClassId(class), *type_id, bytes.into())?;
         }
+    }
+    Ok(())
+}
+
+/// The release tree of `class` for `version`, added to the file's types (embedded when
+/// `type_trees`).
+fn add_engine_type<P: TypeTreeProvider>(
+    file: &mut SerializedFileBuilder<'_, P>,
+    class: i32,
+    version: &UnityVersion,
+    type_trees: bool,
+) -> Result<(rabex::typetree::TypeTreeNode, i32), AuthoringError> {
+    let node = engine_tree(class, version)?;
+    let type_id = file.add_type_uncached(SerializedType {
+        m_ClassID: ClassId(class),
+        m_OldTypeHash: node.hash(),
+        m_Type: type_trees.then(|| node.clone()),
+        ..SerializedType::default()
+    });
+    Ok((node, type_id))
+}
+
+/// The release tree of `class` for `version` from the embedded package.
+fn engine_tree(
+    class: i32,
+    version: &UnityVersion,
+) -> Result<rabex::typetree::TypeTreeNode, AuthoringError> {
+    embedded_tpk()
+        .get_typetree_node(ClassId(class), version)
+        .ok_or_else(|| {
+            builder::Error::SerializedFile(rabex::files::serializedfile::Error::NoTypetree(
+                ClassId(class),
+            ))
+            .into()
+        })
+}
+
+/// Adds each behaviour's MonoScript and MonoBehaviour; each behaviour gets a type of its own
+/// (its script's tree), as Unity gives each script one.
+fn add_behaviours<P: TypeTreeProvider>(
+    file: &mut SerializedFileBuilder<'_, P>,
+    bundle: &Bundle,
+    ids: &PathIds,
+    version: &UnityVersion,
+) -> Result<(), AuthoringError> {
+    if bundle.behaviours.is_empty() {
+        return Ok(());
+    }
+    let (script_tree, script_type) = add_engine_type(file, 115, version, bundle.type_trees)?;
+    let base = engine_tree(114, version)?;
+    for (index, spec) in bundle.behaviours.iter().enumerate() {
+        let (script, object) = PathIds::behaviour(index);
+        let value = behaviour::script_value(spec);
+        let bytes = tree::object_bytes(&script_tree, &value);
+        file.add_object_untyped_with(script, ClassId(115), script_type, bytes.into())?;
+        let own = behaviour::behaviour_tree(&base, spec);
+        let type_id = file.add_monobehaviour_type(
+            rabex::objects::PPtr::new(0.into(), script),
+            bundle.type_trees.then(|| own.clone()),
+        );
+        let game_object = spec.joint.map(|j| ids.game_object(j));
+        let value = behaviour::behaviour_value(spec, game_object, script);
+        let bytes = tree::object_bytes(&own, &value);
+        file.add_object_untyped_with(object, ClassId(114), type_id, bytes.into())?;
     }
     Ok(())
 }
@@ -281,6 +340,12 @@ impl PathIds {
         1 + (self.clips + 2 * self.joints) as PathId
     }
 
+    /// The (MonoScript, MonoBehaviour) ids of behaviour `index`.
+    pub(crate) fn behaviour(index: usize) -> (PathId, PathId) {
+        let script = 1_000_000 + 2 * index as PathId;
+        (script, script + 1)
+    }
+
     pub(crate) fn avatar(&self) -> PathId {
         self.component() + 1
     }
@@ -293,6 +358,11 @@ impl PathIds {
             Some(_) => self.component() + 1,
         }
     }
+}
+
+/// The path ids of [`Bundle::behaviours`]`[index]`: (its MonoScript, its MonoBehaviour).
+pub fn behaviour_path_ids(index: usize) -> (i64, i64) {
+    PathIds::behaviour(index)
 }
 
 /// The engine version of `target`, parsed for rabex.

@@ -33,6 +33,45 @@ pub struct Bundle {
     /// Whether the serialized file embeds its type trees (Unity bundles normally do). Without
     /// them a reader must fall back to its own knowledge of the layouts.
     pub type_trees: bool,
+    /// MonoBehaviours, each with its MonoScript (the fields script curves animate).
+    pub behaviours: Vec<BehaviourSpec>,
+}
+
+/// A MonoBehaviour running a script of its own: its MonoScript and the type tree Unity builds
+/// for the script's serialized fields.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BehaviourSpec {
+    /// The rig joint whose GameObject holds it; `None`: on no GameObject.
+    pub joint: Option<usize>,
+    /// The script's class name (`m_ClassName`).
+    pub class: String,
+    /// Its namespace (`m_Namespace`), empty for none.
+    pub namespace: String,
+    /// Its serialized fields in declaration order, with their values.
+    pub fields: Vec<FieldSpec>,
+}
+
+/// One serialized field of a script, with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldSpec {
+    /// `float NAME`.
+    Float(String, f32),
+    /// `int NAME`.
+    Int(String, i32),
+    /// `bool NAME` (aligned after, as Unity writes script bools).
+    Bool(String, bool),
+    /// `Vector3 NAME` (`Vector3f` with `x`, `y`, `z`).
+    Vector3(String, [f32; 3]),
+    /// `Color NAME` (`ColorRGBA` with `r`, `g`, `b`, `a`).
+    Color(String, [f32; 4]),
+    /// `string NAME`.
+    Text(String, String),
+    /// `float[] NAME` / `List<float> NAME`.
+    FloatList(String, Vec<f32>),
+    /// A reference field (`Transform NAME`): the type's name and the referenced path id.
+    Object(String, String, i64),
+    /// A `[Serializable]` struct or class: its type name, field name and fields.
+    Struct(String, String, Vec<FieldSpec>),
 }
 
 impl Bundle {
@@ -44,6 +83,7 @@ impl Bundle {
             rig: None,
             compression: Compression::None,
             type_trees: true,
+            behaviours: Vec::new(),
         }
     }
 }
@@ -168,6 +208,9 @@ pub struct Binding {
     pub is_pptr: bool,
     /// `isIntCurve`; written for Unity 6 only.
     pub is_int: bool,
+    /// `script` as (file id, path id): the MonoScript of a MonoBehaviour curve (class 114),
+    /// `(0, 0)` for none; [`Bundle::behaviours`] gives its MonoScript's path id.
+    pub script: (i32, i64),
 }
 
 impl Binding {
