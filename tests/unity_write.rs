@@ -635,15 +635,33 @@ fn material_curve_bundle(with_material: bool) -> Vec<u8> {
     hips_bundle(clip, renderers)
 }
 
+/// Each written float curve's (path, attribute, classID).
+fn float_bindings(raw: &AnimationClip) -> Vec<(&str, &str, i32)> {
+    raw.m_FloatCurves
+        .iter()
+        .map(|f| (f.path.as_str(), f.attribute.as_str(), f.classID.i32()))
+        .collect()
+}
+
+/// A fixture's bytes opened as a workspace named `name`.
+fn open_fixture(name: &str, bytes: Vec<u8>) -> Workspace {
+    Workspace::open_bytes(Path::new(name), bytes, &OpenOptions::default())
+}
+
+/// Each named property's curve read back holds its constant.
+fn assert_constants_read_back(back: &ClipData, expected: &[(&str, f32)]) {
+    for &(name, value) in expected {
+        let j = (0..back.curves.len())
+            .find(|&j| back.binding_of(j).unwrap().attribute == attribute_hash(name))
+            .unwrap_or_else(|| panic!("{name} read back"));
+        assert_eq!(back.curves[j].curve.sample(0.5), value, "{name}");
+    }
+}
+
 #[test]
 fn material_curves_are_named_from_the_materials_shader_properties() {
-    let open = |with_material| {
-        Workspace::open_bytes(
-            Path::new("material.bundle"),
-            material_curve_bundle(with_material),
-            &OpenOptions::default(),
-        )
-    };
+    let open =
+        |with_material| open_fixture("material.bundle", material_curve_bundle(with_material));
     let ws = open(true);
     assert!(ws.errors.is_empty(), "{:?}", ws.errors);
     let props = &ws.materials[0].data.properties;
@@ -656,11 +674,7 @@ fn material_curves_are_named_from_the_materials_shader_properties() {
         anim.report
     );
     let (_, raw, back) = read_back(&anim);
-    let written: Vec<(&str, &str, i32)> = raw
-        .m_FloatCurves
-        .iter()
-        .map(|f| (f.path.as_str(), f.attribute.as_str(), f.classID.i32()))
-        .collect();
+    let written = float_bindings(&raw);
     assert_eq!(
         written,
         [
@@ -669,12 +683,10 @@ fn material_curves_are_named_from_the_materials_shader_properties() {
         ]
     );
     // Read back, the names hash to what the build stored, with the same values.
-    for (name, value) in [("material._Dissolve", 0.25), ("material._RimColor.g", 0.5)] {
-        let j = (0..back.curves.len())
-            .find(|&j| back.binding_of(j).unwrap().attribute == attribute_hash(name))
-            .unwrap_or_else(|| panic!("{name} read back"));
-        assert_eq!(back.curves[j].curve.sample(0.5), value, "{name}");
-    }
+    assert_constants_read_back(
+        &back,
+        &[("material._Dissolve", 0.25), ("material._RimColor.g", 0.5)],
+    );
     // Without the material nothing names them: kept as hashes and listed.
     let anim = write_only(&open(false), "Dissolve");
     let mut expected = vec![
@@ -905,13 +917,7 @@ fn script_curve_bundle(with_behaviour: bool) -> Vec<u8> {
 
 #[test]
 fn script_curves_are_named_from_the_behaviours_type_tree() {
-    let open = |with_behaviour| {
-        Workspace::open_bytes(
-            Path::new("mover.bundle"),
-            script_curve_bundle(with_behaviour),
-            &OpenOptions::default(),
-        )
-    };
+    let open = |with_behaviour| open_fixture("mover.bundle", script_curve_bundle(with_behaviour));
     let ws = open(true);
     assert!(ws.errors.is_empty(), "{:?}", ws.errors);
     assert!(ws.warnings.is_empty(), "{:?}", ws.warnings);
@@ -953,22 +959,13 @@ fn script_curves_are_named_from_the_behaviours_type_tree() {
         anim.text
     );
     let (_, raw, back) = read_back(&anim);
-    let written: Vec<(&str, &str, i32)> = raw
-        .m_FloatCurves
-        .iter()
-        .map(|f| (f.path.as_str(), f.attribute.as_str(), f.classID.i32()))
-        .collect();
+    let written = float_bindings(&raw);
     let expected: Vec<(&str, &str, i32)> = SCRIPT_CURVES
         .iter()
         .map(|(n, _)| ("Hips", *n, 114))
         .collect();
     assert_eq!(written, expected);
-    for (name, value) in SCRIPT_CURVES {
-        let j = (0..back.curves.len())
-            .find(|&j| back.binding_of(j).unwrap().attribute == attribute_hash(name))
-            .unwrap_or_else(|| panic!("{name} read back"));
-        assert_eq!(back.curves[j].curve.sample(0.5), value, "{name}");
-    }
+    assert_constants_read_back(&back, &SCRIPT_CURVES);
 
     // Without the behaviour: the fields stay hashes and the script an unloaded reference.
     let anim = write_only(&open(false), "Mover");
