@@ -113,16 +113,6 @@ pub fn read_all(file: &SerializedFile) -> Vec<(i64, Result<BehaviourData, String
     out
 }
 
-/// One MonoBehaviour.
-pub fn read(file: &SerializedFile, info: &ObjectInfo) -> Result<BehaviourData, SerializedError> {
-    let tree = file.type_tree(info)?;
-    let fields = TypeFields {
-        head: base_head(&tree),
-        fields: Arc::new(field_paths(&tree)),
-    };
-    read_with(file, info, &fields).map_err(SerializedError::Deserialize)
-}
-
 fn read_with(
     file: &SerializedFile,
     info: &ObjectInfo,

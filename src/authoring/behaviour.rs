@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::spec::{BehaviourSpec, FieldSpec};
 
 /// The assembly a fixture's scripts are compiled into.
-pub(crate) const ASSEMBLY: &str = "Assembly-CSharp.dll";
+const ASSEMBLY: &str = "Assembly-CSharp.dll";
 /// `kAlignBytes`: the stream is aligned to 4 bytes after the field.
 const ALIGN: i32 = 0x4000;
 

@@ -284,7 +284,7 @@ fn add_behaviours<P: TypeTreeProvider>(
     let (script_tree, script_type) = add_engine_type(file, 115, version, bundle.type_trees)?;
     let base = engine_tree(114, version)?;
     for (index, spec) in bundle.behaviours.iter().enumerate() {
-        let (script, object) = PathIds::behaviour(index);
+        let (script, object) = behaviour_path_ids(index);
         let value = behaviour::script_value(spec);
         let bytes = tree::object_bytes(&script_tree, &value);
         file.add_object_untyped_with(script, ClassId(115), script_type, bytes.into())?;
@@ -340,12 +340,6 @@ impl PathIds {
         1 + (self.clips + 2 * self.joints) as PathId
     }
 
-    /// The (MonoScript, MonoBehaviour) ids of behaviour `index`.
-    pub(crate) fn behaviour(index: usize) -> (PathId, PathId) {
-        let script = 1_000_000 + 2 * index as PathId;
-        (script, script + 1)
-    }
-
     pub(crate) fn avatar(&self) -> PathId {
         self.component() + 1
     }
@@ -361,8 +355,9 @@ impl PathIds {
 }
 
 /// The path ids of [`Bundle::behaviours`]`[index]`: (its MonoScript, its MonoBehaviour).
-pub fn behaviour_path_ids(index: usize) -> (i64, i64) {
-    PathIds::behaviour(index)
+pub fn behaviour_path_ids(index: usize) -> (PathId, PathId) {
+    let script = 1_000_000 + 2 * index as PathId;
+    (script, script + 1)
 }
 
 /// The engine version of `target`, parsed for rabex.

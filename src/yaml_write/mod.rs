@@ -154,6 +154,37 @@ pub fn object_guid(ws: &Workspace, at: ObjectRef) -> String {
     guid::derived_guid(&source_key(ws, at.file), at.path_id)
 }
 
+/// What a clip's (file id, path id) reference points at.
+enum Target {
+    Null,
+    /// A loaded object.
+    Loaded(ObjectRef),
+    /// An object not loaded: the guid derived from the reference itself.
+    Unloaded(String),
+}
+
+impl Target {
+    /// The target of `reference` made in file `file`.
+    fn of(ws: &Workspace, file: usize, (file_id, path_id): (i32, i64)) -> Target {
+        let pptr = PPtr {
+            m_FileID: Int(i64::from(file_id)),
+            m_PathID: Int(path_id),
+        };
+        if pptr.is_null() {
+            return Target::Null;
+        }
+        match ws.resolve(file, pptr) {
+            Some(at) => Target::Loaded(at),
+            None => Target::Unloaded(unloaded_guid(ws, file, (file_id, path_id))),
+        }
+    }
+}
+
+/// The guid written for a reference that names nothing loaded, derived from the reference.
+fn unloaded_guid(ws: &Workspace, file: usize, (file_id, path_id): (i32, i64)) -> String {
+    guid::derived_guid(&format!("{}#{file_id}", source_key(ws, file)), path_id)
+}
+
 /// The `.anim` text of the clip at `at`, with its report.
 pub fn write_anim(
     ws: &Workspace,
@@ -196,19 +227,12 @@ pub fn write_anim(
     let plan = plan::Plan::of(clip, names);
     let mut unresolved_objects = 0;
     let mut reference = |file_id: i32, path_id: i64| {
-        let pptr = PPtr {
-            m_FileID: Int(i64::from(file_id)),
-            m_PathID: Int(path_id),
-        };
-        if pptr.is_null() {
-            return TextRef::Null;
-        }
-        let guid = match ws.resolve(at.file, pptr) {
-            Some(target) => object_guid(ws, target),
-            None => {
+        let guid = match Target::of(ws, at.file, (file_id, path_id)) {
+            Target::Null => return TextRef::Null,
+            Target::Loaded(target) => object_guid(ws, target),
+            Target::Unloaded(guid) => {
                 unresolved_objects += 1;
-                let key = format!("{}#{file_id}", source_key(ws, at.file));
-                guid::derived_guid(&key, path_id)
+                guid
             }
         };
         TextRef::Asset {

@@ -9,8 +9,8 @@
 use serde::Serialize;
 
 use super::emit::TextRef;
-use super::{guid, source_key};
-use crate::unity::{Int, PPtr};
+use super::{Target, guid, unloaded_guid};
+use crate::behaviour::ScriptData;
 use crate::workspace::Workspace;
 
 /// The file id of a script's MonoScript inside its `.cs` asset.
@@ -53,44 +53,43 @@ impl<'a> ScriptRefs<'a> {
     }
 
     /// The reference for a binding's `script` (file id, path id) in the clip's file.
-    pub fn reference(&mut self, (file_id, path_id): (i32, i64)) -> TextRef {
-        let pptr = PPtr {
-            m_FileID: Int(i64::from(file_id)),
-            m_PathID: Int(path_id),
-        };
-        if pptr.is_null() {
-            return TextRef::Null;
-        }
-        let script = self
-            .ws
-            .resolve(self.file, pptr)
-            .and_then(|at| self.ws.script(at));
-        let guid = match script {
-            Some(entry) => {
-                let class = entry.data.full_name();
-                let assembly = entry.data.m_AssemblyName.clone();
-                let guid = guid::derived_guid(&format!("script:{assembly}:{class}"), 0);
-                if !self.scripts.iter().any(|s| s.guid == guid) {
-                    self.scripts.push(ScriptReport {
-                        guid: guid.clone(),
-                        class,
-                        assembly,
-                    });
-                }
-                guid
-            }
-            None => {
-                if !self.unresolved.contains(&(file_id, path_id)) {
-                    self.unresolved.push((file_id, path_id));
-                }
-                let key = format!("{}#{file_id}", source_key(self.ws, self.file));
-                guid::derived_guid(&key, path_id)
-            }
+    pub fn reference(&mut self, script: (i32, i64)) -> TextRef {
+        let guid = match Target::of(self.ws, self.file, script) {
+            Target::Null => return TextRef::Null,
+            Target::Loaded(at) => match self.ws.script(at) {
+                Some(entry) => self.loaded(&entry.data),
+                None => self.unloaded(script),
+            },
+            Target::Unloaded(_) => self.unloaded(script),
         };
         TextRef::Asset {
             file_id: SCRIPT_FILE_ID,
             guid,
             kind: 3,
         }
+    }
+
+    /// The guid of a loaded script (from its assembly and class), reported once.
+    fn loaded(&mut self, data: &ScriptData) -> String {
+        let class = data.full_name();
+        let assembly = data.m_AssemblyName.clone();
+        let guid = guid::derived_guid(&format!("script:{assembly}:{class}"), 0);
+        if !self.scripts.iter().any(|s| s.guid == guid) {
+            self.scripts.push(ScriptReport {
+                guid: guid.clone(),
+                class,
+                assembly,
+            });
+        }
+        guid
+    }
+
+    /// A script not loaded (its file or its MonoScript): counted once, with the guid
+    /// derived from the reference.
+    fn unloaded(&mut self, script: (i32, i64)) -> String {
+        if !self.unresolved.contains(&script) {
+            self.unresolved.push(script);
+        }
+        unloaded_guid(self.ws, self.file, script)
     }
 }
