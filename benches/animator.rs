@@ -14,17 +14,17 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use clipscope::animator::machine::Animator;
-use clipscope::animator::model::*;
-use clipscope::animator::pose::PoseBlender;
-use clipscope::authoring::{
+use clipscope_authoring::{
     Binding, Bundle, ClipSpec, Frame, Joint, MecanimClip, RigComponent, RigSpec, UnityTarget,
     write_bundle,
 };
-use clipscope::humanoid::{JointLocal, PoseOptions};
-use clipscope::pose::{ClipPoser, TrackTarget};
-use clipscope::workspace::ClipEntry;
-use clipscope::{OpenOptions, Workspace, path_hash};
+use clipscope_core::animator::machine::Animator;
+use clipscope_core::animator::model::*;
+use clipscope_core::animator::pose::PoseBlender;
+use clipscope_core::humanoid::{JointLocal, PoseOptions};
+use clipscope_core::pose::{ClipPoser, TrackTarget};
+use clipscope_core::workspace::ClipEntry;
+use clipscope_core::{OpenOptions, Workspace, path_hash};
 use criterion::{Criterion, black_box};
 use rayon::prelude::*;
 
@@ -215,7 +215,7 @@ struct Rig<'a> {
 fn rigs<'a>(ws: &'a Workspace, c: &'a Controller) -> Vec<Rig<'a>> {
     let skeleton = &ws.rigs[0].skeleton;
     let clip = |r: &ResolvedClip| {
-        ws.clip(clipscope::workspace::ObjectRef {
+        ws.clip(clipscope_core::workspace::ObjectRef {
             file: r.file,
             path_id: r.path_id,
         })

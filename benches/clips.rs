@@ -7,8 +7,8 @@
 
 use std::path::{Path, PathBuf};
 
-use clipscope::sample::sample_clip;
-use clipscope::{OpenOptions, Workspace, WrapMode};
+use clipscope_core::sample::sample_clip;
+use clipscope_core::{OpenOptions, Workspace, WrapMode};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
 fn data(rel: &str) -> Option<PathBuf> {
@@ -69,9 +69,9 @@ fn bench_yaml(c: &mut Criterion) {
     let text = std::fs::read_to_string(&path).unwrap();
     c.bench_function("parse and decode Floss.anim (YAML)", |b| {
         b.iter(|| {
-            let contents = clipscope::yaml::read_yaml(&path, black_box(&text)).unwrap();
+            let contents = clipscope_core::yaml::read_yaml(&path, black_box(&text)).unwrap();
             let raw = contents.clips[0].clip.as_ref().unwrap();
-            clipscope::decode_clip(raw, &contents.unity_version).unwrap()
+            clipscope_core::decode_clip(raw, &contents.unity_version).unwrap()
         })
     });
 }

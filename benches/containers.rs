@@ -21,11 +21,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clipscope::authoring::unityfs::{ArchiveEntry, ArchiveLayout, write_archive};
-use clipscope::container::bundle::BlocksInfo;
-use clipscope::container::codec::{self, Codec};
-use clipscope::container::{self as containers};
-use clipscope::{OpenOptions, Workspace};
+use clipscope_authoring::unityfs::{ArchiveEntry, ArchiveLayout, write_archive};
+use clipscope_core::container::bundle::BlocksInfo;
+use clipscope_core::container::codec::{self, Codec};
+use clipscope_core::container::{self as containers};
+use clipscope_core::{OpenOptions, Workspace};
 use common::{data, median};
 
 /// The system allocator, counting the bytes in use and their peak.

@@ -10,8 +10,8 @@ mod common;
 
 use std::path::PathBuf;
 
-use clipscope::export::{ExportClip, ExportOptions, ExportRig, clips_playing_on, export};
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::export::{ExportClip, ExportOptions, ExportRig, clips_playing_on, export};
+use clipscope_core::{OpenOptions, Workspace};
 use common::{data, median};
 
 fn paths(rels: &[&str]) -> Option<Vec<PathBuf>> {

@@ -7,12 +7,12 @@
 
 mod common;
 
-use clipscope::container;
-use clipscope::mesh;
-use clipscope::resource::MemoryStreams;
-use clipscope::serialized::SerializedFile;
-use clipscope::texture;
-use clipscope::unity::class;
+use clipscope_core::container;
+use clipscope_core::mesh;
+use clipscope_core::resource::MemoryStreams;
+use clipscope_core::serialized::SerializedFile;
+use clipscope_core::texture;
+use clipscope_core::unity::class;
 use common::{data, median};
 
 const FILES: [&str; 3] = [

@@ -22,16 +22,14 @@ use bevy::math::curve::Curve as BevyCurve;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
-use clipscope::clip::{
+use clipscope_bevy::curves::{QuatTrack, Vec3Track};
+use clipscope_bevy::{ClipscopePlugin, DirectClip, UnityPlayback, bevy_clip, spawn_rig, target_id};
+use clipscope_core::clip::{
     BlockCounts, ClipCurve, ClipData, GenericBinding, LegacyKind, Storage, Track, attribute,
 };
-use clipscope::curve::{Curve as UnityCurve, Key};
-use clipscope::plugin::curves::{QuatTrack, Vec3Track};
-use clipscope::plugin::{
-    ClipscopePlugin, DirectClip, UnityPlayback, bevy_clip, spawn_rig, target_id,
-};
-use clipscope::rig::Skeleton;
-use clipscope::{WrapMode, path_hash};
+use clipscope_core::curve::{Curve as UnityCurve, Key};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::{WrapMode, path_hash};
 
 const RIGS: usize = 1000;
 const JOINTS: usize = 50;

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use clipscope::yaml_write::{NameBook, WriteOptions, write_anim, write_controller};
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::yaml_write::{NameBook, WriteOptions, write_anim, write_controller};
+use clipscope_core::{OpenOptions, Workspace};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
 const FILES: &[&str] = &[

@@ -1,5 +1,5 @@
 //! An AnimatorController driving a character in Bevy: the demo rig runs the small
-//! `Locomotion` controller (`clipscope::demo_controller`: Idle, and a Walk/Run blend tree on
+//! `Locomotion` controller (`clipscope_authoring::demo_controller`: Idle, and a Walk/Run blend tree on
 //! `Speed`, with 0.25 s crossfades; a `Wave` trigger through Any State). Space cycles the
 //! speed idle → walk → run → idle; W sets the trigger. The state machine and the pose follow
 //! Unity's rules; the log says which states play.
@@ -15,9 +15,9 @@
 use bevy::asset::UnapprovedPathMode;
 use bevy::core_pipeline::tonemapping::Tonemapping;
 use bevy::prelude::*;
-use clipscope::demo_controller::locomotion_bytes;
-use clipscope::plugin::*;
-use clipscope::{OpenOptions, Workspace};
+use clipscope_authoring::demo_controller::locomotion_bytes;
+use clipscope_bevy::*;
+use clipscope_core::{OpenOptions, Workspace};
 
 /// The speeds Space cycles through.
 const SPEEDS: [f32; 3] = [0.0, 1.0, 2.0];

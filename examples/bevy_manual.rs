@@ -7,7 +7,7 @@
 
 use bevy::{animation::graph::AnimationGraph, core_pipeline::tonemapping::Tonemapping};
 use bevy::{asset::UnapprovedPathMode, prelude::*};
-use clipscope::plugin::*;
+use clipscope_bevy::*;
 
 #[derive(Resource)]
 struct Wanted(Handle<UnityFile>, String);

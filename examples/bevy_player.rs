@@ -6,7 +6,7 @@
 //! in). `examples/bevy_manual.rs` does each step by hand.
 
 use bevy::{asset::UnapprovedPathMode, core_pipeline::tonemapping::Tonemapping, prelude::*};
-use clipscope::plugin::*;
+use clipscope_bevy::*;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::{OpenOptions, Workspace};
 
 fn main() {
     let mut args = std::env::args().skip(1);

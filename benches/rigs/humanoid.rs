@@ -13,14 +13,16 @@ use bevy::animation::AnimationPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
-use clipscope::clip::{ClipCurve, ClipData, GenericBinding, LegacyKind, Storage, Track, attribute};
-use clipscope::humanoid::{ClipMuscles, HumanoidRig};
-use clipscope::plugin::{
+use clipscope_bevy::{
     ClipscopePlugin, DirectClip, LoadedClip, UnityHumanoid, UnityPlayback, play_clip_direct,
     spawn_rig,
 };
-use clipscope::rig::Skeleton;
-use clipscope::{OpenOptions, Workspace, WrapMode};
+use clipscope_core::clip::{
+    ClipCurve, ClipData, GenericBinding, LegacyKind, Storage, Track, attribute,
+};
+use clipscope_core::humanoid::{ClipMuscles, HumanoidRig};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::{OpenOptions, Workspace, WrapMode};
 
 const RIGS: usize = 200;
 const FRAMES: usize = 300;
@@ -92,7 +94,7 @@ fn generic_clip(skeleton: &Skeleton) -> ClipData {
             let first = curves.len();
             for c in 0..count {
                 curves.push(ClipCurve {
-                    curve: clipscope::curve::Curve::from_keys(super::keys(j * 4 + c)),
+                    curve: clipscope_core::curve::Curve::from_keys(super::keys(j * 4 + c)),
                     storage: Storage::Legacy(kind),
                     binding: Some(bindings.len()),
                     component: c as u8,

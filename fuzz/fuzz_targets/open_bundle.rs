@@ -6,8 +6,8 @@
 //! so that the fuzzer reaches every layout's block table and data paths.
 #![no_main]
 
-use clipscope::authoring::unityfs::{ArchiveEntry, ArchiveLayout, write_archive};
-use clipscope::container::{self, codec::Codec};
+use clipscope_authoring::unityfs::{ArchiveEntry, ArchiveLayout, write_archive};
+use clipscope_core::container::{self, codec::Codec};
 use libfuzzer_sys::fuzz_target;
 
 const CODECS: [Codec; 4] = [Codec::None, Codec::Lzma, Codec::Lz4, Codec::Lz4Hc];

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::{OpenOptions, Workspace};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

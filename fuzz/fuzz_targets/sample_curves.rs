@@ -3,9 +3,9 @@
 //! the times to sample at.
 #![no_main]
 
-use clipscope::WrapMode;
-use clipscope::clip::streamed::{ValueKind, decode};
-use clipscope::curve::Curve;
+use clipscope_core::WrapMode;
+use clipscope_core::clip::streamed::{ValueKind, decode};
+use clipscope_core::curve::Curve;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

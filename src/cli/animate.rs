@@ -5,15 +5,15 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::Workspace;
-use clipscope::animator::json;
-use clipscope::animator::machine::LayerOutput;
-use clipscope::animator::model::Controller;
-use clipscope::animator::pose::PoseBlender;
-use clipscope::animator::script::{self, Action, Frame, Step};
-use clipscope::humanoid::{JointLocal, PoseOptions};
-use clipscope::pose::{to_row, world};
-use clipscope::workspace::{ObjectRef, RigEntry};
+use clipscope_core::Workspace;
+use clipscope_core::animator::json;
+use clipscope_core::animator::machine::LayerOutput;
+use clipscope_core::animator::model::Controller;
+use clipscope_core::animator::pose::PoseBlender;
+use clipscope_core::animator::script::{self, Action, Frame, Step};
+use clipscope_core::humanoid::{JointLocal, PoseOptions};
+use clipscope_core::pose::{to_row, world};
+use clipscope_core::workspace::{ObjectRef, RigEntry};
 use serde_json::{Value, json};
 
 use super::Inputs;
@@ -148,7 +148,7 @@ fn posed(
     times: &[f64],
     options: PoseOptions,
 ) -> (Value, Vec<String>) {
-    let clip = |r: &clipscope::animator::model::ResolvedClip| {
+    let clip = |r: &clipscope_core::animator::model::ResolvedClip| {
         ws.clip(ObjectRef {
             file: r.file,
             path_id: r.path_id,

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::Workspace;
-use clipscope::check::{
+use clipscope_core::Workspace;
+use clipscope_core::check::{
     ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_workspace_with,
 };
 
@@ -97,7 +97,7 @@ fn non_negative(text: &str) -> Result<f32, String> {
     }
 }
 
-/// Each decoded controller's problems (`clipscope::animator::check`), when checking every
+/// Each decoded controller's problems (`clipscope_core::animator::check`), when checking every
 /// clip (not one `--clip`). The JSON report lists them in `clipscope controller --json`.
 fn controller_problems(ws: &Workspace, all: bool) -> Vec<(String, Vec<String>)> {
     if !all {
@@ -107,7 +107,10 @@ fn controller_problems(ws: &Workspace, all: bool) -> Vec<(String, Vec<String>)> 
         .iter()
         .filter_map(|c| {
             let model = c.model.as_ref().ok()?;
-            Some((c.name.clone(), clipscope::animator::check::problems(model)))
+            Some((
+                c.name.clone(),
+                clipscope_core::animator::check::problems(model),
+            ))
         })
         .collect()
 }

@@ -5,10 +5,10 @@ use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::Workspace;
-use clipscope::animator::json;
-use clipscope::animator::model::*;
-use clipscope::workspace::ControllerEntry;
+use clipscope_core::Workspace;
+use clipscope_core::animator::json;
+use clipscope_core::animator::model::*;
+use clipscope_core::workspace::ControllerEntry;
 
 use super::Inputs;
 

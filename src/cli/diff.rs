@@ -1,12 +1,12 @@
-//! `clipscope diff A B`: two clips compared curve by curve (see [`clipscope::diff`]).
+//! `clipscope diff A B`: two clips compared curve by curve (see [`clipscope_core::diff`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::diff::{ClipDiff, comparison_times, diff_clips_at};
-use clipscope::workspace::ClipEntry;
-use clipscope::{ClipData, Workspace};
+use clipscope_core::diff::{ClipDiff, comparison_times, diff_clips_at};
+use clipscope_core::workspace::ClipEntry;
+use clipscope_core::{ClipData, Workspace};
 use serde::Serialize;
 
 use super::{Inputs, find_clip};
@@ -300,10 +300,10 @@ fn print_table(
             component_name(a, c.a_index, &names.label(a, c.a_index, &c.name)),
         );
     }
-    let missing = |label: &str, clip: &ClipData, keys: &[clipscope::diff::CurveKey]| {
+    let missing = |label: &str, clip: &ClipData, keys: &[clipscope_core::diff::CurveKey]| {
         for k in keys {
             let index = (0..clip.curves.len())
-                .find(|&i| clipscope::diff::CurveKey::of(clip, i) == *k)
+                .find(|&i| clipscope_core::diff::CurveKey::of(clip, i) == *k)
                 .unwrap_or(0);
             let name = clip
                 .binding_of(index)
@@ -329,11 +329,11 @@ fn component_name(clip: &ClipData, index: usize, name: &str) -> String {
     }
 }
 
-fn fact(v: &clipscope::diff::FactValue) -> String {
+fn fact(v: &clipscope_core::diff::FactValue) -> String {
     match v {
-        clipscope::diff::FactValue::Number(x) => x.to_string(),
-        clipscope::diff::FactValue::Flag(x) => x.to_string(),
-        clipscope::diff::FactValue::Text(x) if x.is_empty() => "(none)".to_string(),
-        clipscope::diff::FactValue::Text(x) => x.clone(),
+        clipscope_core::diff::FactValue::Number(x) => x.to_string(),
+        clipscope_core::diff::FactValue::Flag(x) => x.to_string(),
+        clipscope_core::diff::FactValue::Text(x) if x.is_empty() => "(none)".to_string(),
+        clipscope_core::diff::FactValue::Text(x) => x.clone(),
     }
 }

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::Workspace;
-use clipscope::check::pick_rig;
-use clipscope::export::{ExportClip, ExportOptions, ExportRig, Mode, clips_playing_on, export};
+use clipscope_core::Workspace;
+use clipscope_core::check::pick_rig;
+use clipscope_core::export::{
+    ExportClip, ExportOptions, ExportRig, Mode, clips_playing_on, export,
+};
 
 use super::Inputs;
 
@@ -53,7 +55,7 @@ pub struct ExportArgs {
     /// Mirror humanoid clips (left and right swapped, as Unity's Mirror does): on, off, or
     /// clip (each clip's own `m_Mirror`, as Unity plays it).
     #[arg(long, default_value = "clip", value_parser = super::pose::parse_mirror)]
-    mirror: clipscope::clip::MirrorMode,
+    mirror: clipscope_core::clip::MirrorMode,
     /// The .glb to write.
     #[arg(short = 'o', long = "output", value_name = "OUT.glb")]
     output: PathBuf,

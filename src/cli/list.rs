@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::Workspace;
-use clipscope::rig::RigComponent;
-use clipscope::workspace::{MeshSource, ObjectRef, RendererKind, RigEntry};
+use clipscope_core::Workspace;
+use clipscope_core::rig::RigComponent;
+use clipscope_core::workspace::{MeshSource, ObjectRef, RendererKind, RigEntry};
 use serde_json::{Value, json};
 
 use super::{Inputs, report_problems};
@@ -136,7 +136,7 @@ fn renderers_json(ws: &Workspace, rig: &RigEntry) -> Vec<Value> {
             };
             let mesh = match &r.mesh {
                 MeshSource::Loaded(at) => ws.mesh(*at).map(|m| m.name.clone()),
-                MeshSource::Builtin(id) => clipscope::mesh::BUILTIN_MESHES
+                MeshSource::Builtin(id) => clipscope_core::mesh::BUILTIN_MESHES
                     .iter()
                     .find(|(b, _)| b == id)
                     .map(|(_, name)| name.to_string()),
@@ -252,7 +252,7 @@ fn print_meshes_and_textures(ws: &Workspace) {
             t.at.path_id,
             t.width,
             t.height,
-            clipscope::texture::format_name(t.format),
+            clipscope_core::texture::format_name(t.format),
             t.error
                 .as_deref()
                 .map_or("decoded".to_string(), |e| format!("not decoded: {e}")),

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::{OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
 /// containers, editor .anim files), decode their AnimationClips exactly and play them the way
@@ -87,7 +87,7 @@ pub struct Inputs {
 
 /// Accepts a usable Unity version (the same rule as for versions read from files).
 fn parse_unity_version(text: &str) -> Result<String, String> {
-    text.parse::<clipscope::version::UnityVersion>()
+    text.parse::<clipscope_core::version::UnityVersion>()
         .map(|v| v.to_string())
         .map_err(|e| format!("the version {e}"))
 }
@@ -120,7 +120,7 @@ fn find_clip<'a>(
     name: &str,
     path_id: Option<i64>,
     path: &std::path::Path,
-) -> Result<&'a clipscope::workspace::ClipEntry, ExitCode> {
+) -> Result<&'a clipscope_core::workspace::ClipEntry, ExitCode> {
     let candidates: Vec<_> = ws
         .clips
         .iter()
@@ -162,9 +162,9 @@ fn find_clip<'a>(
 
 /// The decoded clip and the wrap mode `--wrap` names (`clip`: the clip's own).
 fn wrap_for<'a>(
-    entry: &'a clipscope::workspace::ClipEntry,
+    entry: &'a clipscope_core::workspace::ClipEntry,
     wrap: &str,
-) -> Result<(&'a clipscope::ClipData, clipscope::WrapMode), ExitCode> {
+) -> Result<(&'a clipscope_core::ClipData, clipscope_core::WrapMode), ExitCode> {
     let clip = entry.data.as_ref().map_err(|e| {
         eprintln!("error: {e}");
         ExitCode::from(1)

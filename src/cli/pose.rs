@@ -3,13 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::check::pick_rig;
-use clipscope::clip::MirrorMode;
-use clipscope::humanoid::{HumanoidRig, JointLocal, PoseOptions};
-use clipscope::pose::{ClipPoser, to_row};
-use clipscope::rig::Skeleton;
-use clipscope::sample::{frame_times, wrapped_time};
-use clipscope::{ClipData, Workspace};
+use clipscope_core::check::pick_rig;
+use clipscope_core::clip::MirrorMode;
+use clipscope_core::humanoid::{HumanoidRig, JointLocal, PoseOptions};
+use clipscope_core::pose::{ClipPoser, to_row};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::sample::{frame_times, wrapped_time};
+use clipscope_core::{ClipData, Workspace};
 use serde_json::{Value, json};
 
 use super::{Inputs, report_problems};
@@ -88,7 +88,7 @@ pub fn run(args: &PoseArgs) -> ExitCode {
         return wanted.not_found(&ws);
     };
     let poser = ClipPoser::new(clip, &target.skeleton, target.humanoid).mirrored(args.mirror);
-    if clipscope::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
+    if clipscope_core::humanoid::ClipMuscles::new(clip).is_humanoid() && !poser.is_humanoid() {
         warnings.push(match &target.humanoid_error {
             Some(e) => format!(
                 "rig {:?} cannot pose humanoid clips ({e}): the clip's muscles are not applied",
@@ -139,7 +139,7 @@ impl RigWanted<'_> {
         self.name.is_some() || self.path_id.is_some()
     }
 
-    pub(super) fn matches(&self, rig: &clipscope::workspace::RigEntry) -> bool {
+    pub(super) fn matches(&self, rig: &clipscope_core::workspace::RigEntry) -> bool {
         self.name.is_none_or(|n| rig.name == n)
             && self.path_id.is_none_or(|id| rig.at.path_id == id)
     }
@@ -172,7 +172,7 @@ impl RigWanted<'_> {
 /// stand-in built from the clip's own paths (with a warning).
 fn choose<'a>(
     ws: &'a Workspace,
-    at: clipscope::workspace::ObjectRef,
+    at: clipscope_core::workspace::ObjectRef,
     clip: &ClipData,
     wanted: &RigWanted<'_>,
     warnings: &mut Vec<String>,
@@ -257,14 +257,14 @@ fn goals_json(
     clip: &ClipData,
     times: &[f64],
     frames: &[Frame],
-    wrap: clipscope::WrapMode,
+    wrap: clipscope_core::WrapMode,
 ) -> Value {
     const NAMES: [&str; 4] = ["LeftFoot", "RightFoot", "LeftHand", "RightHand"];
     let Some((rig, muscles)) = poser.humanoid() else {
         return Value::Null;
     };
     let per_time = times.iter().zip(frames).map(|(&t, (_, world))| {
-        let mut pose = clipscope::humanoid::HumanPose::default();
+        let mut pose = clipscope_core::humanoid::HumanPose::default();
         muscles.sample(clip, wrapped_time(clip, wrap, t), &mut pose);
         let goals = rig.goals(&pose, options);
         let distances = rig.foot_goal_distances(&pose, options, world);

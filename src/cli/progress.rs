@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::{OpenOptions, Workspace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Opens `paths`, drawing a bar while more than one file loads.

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope::sample::{frame_times, sample_clip};
+use clipscope_core::sample::{frame_times, sample_clip};
 
 use super::Inputs;
 

@@ -59,7 +59,7 @@ pub fn run(args: &TextureArgs) -> ExitCode {
         eprintln!(
             "error: texture {:?} ({}, {}x{}) could not be decoded: {}",
             texture.name,
-            clipscope::texture::format_name(texture.format),
+            clipscope_core::texture::format_name(texture.format),
             texture.width,
             texture.height,
             texture.error.as_deref().unwrap_or("unknown reason")
@@ -82,7 +82,7 @@ pub fn run(args: &TextureArgs) -> ExitCode {
         args.png.display(),
         image.width,
         image.height,
-        clipscope::texture::format_name(texture.format),
+        clipscope_core::texture::format_name(texture.format),
         texture.name
     );
     report_problems(&ws)

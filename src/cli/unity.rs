@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use clipscope::workspace::{ObjectRef, Workspace};
-use clipscope::yaml_write::file_name::safe_file_name;
-use clipscope::yaml_write::guid::meta_text;
-use clipscope::yaml_write::{
+use clipscope_core::workspace::{ObjectRef, Workspace};
+use clipscope_core::yaml_write::file_name::safe_file_name;
+use clipscope_core::yaml_write::guid::meta_text;
+use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
     NameBook, WriteOptions, write_anim, write_controller,
 };
@@ -66,7 +66,7 @@ pub fn run(args: &UnityArgs) -> ExitCode {
 
 /// Writes what was asked; `Ok(false)` when some asked-for file was not written.
 fn run_inner(args: &UnityArgs) -> Result<bool> {
-    let options = clipscope::OpenOptions {
+    let options = clipscope_core::OpenOptions {
         unity_version: args.assume_version.clone(),
         summaries: false,
     };
@@ -307,7 +307,7 @@ fn controller_line(r: &ControllerReport) -> String {
 }
 
 /// `wrote PATH: N curves, K keys (from J), max error E[, U unresolved paths][, scripts …]`.
-fn console_line(r: &clipscope::yaml_write::ClipReport) -> String {
+fn console_line(r: &clipscope_core::yaml_write::ClipReport) -> String {
     let mut line = format!(
         "wrote {}: {} curves, {} keys (from {}), max error {}",
         r.written.as_deref().unwrap_or(""),

@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use crate::viewer::{self, RigChoice, ViewerOptions};
 use bevy::app::AppExit;
-use clipscope::demo::{DEMO, DEMO_FILE_NAME};
-use clipscope::viewer::{self, RigChoice, ViewerOptions};
-use clipscope::{OpenOptions, Workspace};
+use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
+use clipscope_core::{OpenOptions, Workspace};
 
 use super::Inputs;
 use super::pose::RigWanted;

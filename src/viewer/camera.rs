@@ -1,6 +1,6 @@
 //! The orbit camera: left drag orbits, right or middle drag pans, the wheel zooms; `f` and
 //! loading a clip frames the character's body over the clip's motion, decided per posed
-//! frame ([`crate::framing`]): a humanoid rig's human bones, else the joints carrying
+//! frame ([`clipscope_core::framing`]): a humanoid rig's human bones, else the joints carrying
 //! skinned vertices, else the joints without the far outliers, with the drawn meshes and
 //! other joints that lie near it. The camera starts at the rig's front, in a three-quarter
 //! view. Joints left out stay drawn (faded) and are reached by zooming out.
@@ -15,12 +15,12 @@ use bevy::render::renderer::RenderAdapterInfo;
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
-use crate::avatar::HumanBone;
-use crate::clip::ClipData;
-use crate::framing::frame_points;
-use crate::humanoid::{HumanoidRig, PoseOptions};
-use crate::plugin::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
-use crate::rig::Skeleton;
+use clipscope_bevy::{DirectClip, humanoid_posed_positions, rest_transform, world_positions};
+use clipscope_core::avatar::HumanBone;
+use clipscope_core::clip::ClipData;
+use clipscope_core::framing::frame_points;
+use clipscope_core::humanoid::{HumanoidRig, PoseOptions};
+use clipscope_core::rig::Skeleton;
 
 /// Where the camera looks from.
 #[derive(Resource, Clone, Debug, PartialEq)]
@@ -193,7 +193,7 @@ pub fn humanoid_forward(joints: &[Vec3], rig: &HumanoidRig) -> Option<Vec3> {
 /// The way a generic rig faces: its root's forward axis (Unity's +Z), in Bevy space.
 pub fn rig_forward(skeleton: &Skeleton) -> Option<Vec3> {
     let root = skeleton.joints.first()?;
-    Some(rest_transform(root).rotation * crate::plugin::curves::position_to_bevy([0.0, 0.0, 1.0]))
+    Some(rest_transform(root).rotation * clipscope_bevy::curves::position_to_bevy([0.0, 0.0, 1.0]))
 }
 
 /// How many of `points` lie outside the framed view (more than its radius from its

@@ -9,7 +9,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use super::ViewerOptions;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
-use crate::plugin::RigJoint;
+use clipscope_bevy::RigJoint;
 
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
 pub const WARMUP_FRAMES: u32 = 120;
@@ -99,7 +99,7 @@ pub fn capture_when_ready(
 /// The shown clip: `{"name", "file", "path_id"}`, or null.
 fn clip_json(
     library: Option<&Library>,
-    at: Option<crate::workspace::ObjectRef>,
+    at: Option<clipscope_core::workspace::ObjectRef>,
 ) -> serde_json::Value {
     let Some(entry) = library.zip(at).and_then(|(l, at)| l.main.clip(at)) else {
         return serde_json::Value::Null;

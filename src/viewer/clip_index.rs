@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 
-use crate::check::pick_rig;
-use crate::clip::ClipData;
-use crate::humanoid::pose::humanoid_slot;
-use crate::workspace::Workspace;
+use clipscope_core::check::pick_rig;
+use clipscope_core::clip::ClipData;
+use clipscope_core::humanoid::pose::humanoid_slot;
+use clipscope_core::workspace::Workspace;
 
 /// What a clip animates, for the clip list's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,9 +87,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::demo::{DEMO, DEMO_FILE_NAME};
-    use crate::demo_controller::locomotion_bytes;
-    use crate::workspace::OpenOptions;
+    use clipscope_authoring::demo_controller::locomotion_bytes;
+    use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
+    use clipscope_core::workspace::OpenOptions;
 
     fn open(name: &str, bytes: Vec<u8>) -> Workspace {
         Workspace::open_bytes(Path::new(name), bytes, &OpenOptions::default())

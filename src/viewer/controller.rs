@@ -11,12 +11,12 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::scene::{Library, SceneState, Selection};
-use crate::animator::machine::{LayerOutput, LeafOutput};
-use crate::animator::model::ParameterKind;
-use crate::animator::owned::OwnedAnimator;
-use crate::animator::{Controller, model};
-use crate::plugin::UnityPlayback;
-use crate::workspace::{ObjectRef, Workspace};
+use clipscope_bevy::UnityPlayback;
+use clipscope_core::animator::machine::{LayerOutput, LeafOutput};
+use clipscope_core::animator::model::ParameterKind;
+use clipscope_core::animator::owned::OwnedAnimator;
+use clipscope_core::animator::{Controller, model};
+use clipscope_core::workspace::{ObjectRef, Workspace};
 
 /// The controller panel's state.
 #[derive(Resource)]
@@ -263,8 +263,8 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::demo_controller::locomotion_bytes;
-    use crate::workspace::OpenOptions;
+    use clipscope_authoring::demo_controller::locomotion_bytes;
+    use clipscope_core::workspace::OpenOptions;
 
     /// The locomotion controller's files: its clips, the demo rig and the controller.
     fn library() -> Library {

@@ -8,9 +8,9 @@ use bevy::prelude::*;
 
 use super::controller::ControllerView;
 use super::scene::{Library, SceneState, Selection};
-use crate::animator::owned::{PoseInputs, RigPose};
-use crate::humanoid::PoseOptions;
-use crate::plugin::{RigRoot, UnityController, joint_to_bevy};
+use clipscope_bevy::{RigRoot, UnityController, joint_to_bevy};
+use clipscope_core::animator::owned::{PoseInputs, RigPose};
+use clipscope_core::humanoid::PoseOptions;
 
 /// The blender bound to the shown controller and rig, and its last pose.
 #[derive(Resource, Default)]
@@ -103,10 +103,10 @@ mod tests {
     use bevy::ecs::system::RunSystemOnce;
 
     use super::*;
-    use crate::animator::model::ParameterKind;
-    use crate::demo_controller::locomotion_bytes;
-    use crate::plugin::spawn_rig;
-    use crate::workspace::{OpenOptions, Workspace};
+    use clipscope_authoring::demo_controller::locomotion_bytes;
+    use clipscope_bevy::spawn_rig;
+    use clipscope_core::animator::model::ParameterKind;
+    use clipscope_core::workspace::{OpenOptions, Workspace};
 
     #[test]
     fn controller_mode_writes_the_blended_pose_to_the_shown_rig() {

@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use super::camera::OrbitCamera;
 use super::model::SkeletonGizmos;
 use super::scene::Selection;
-use crate::plugin::{RigJoint, UnityProperties};
+use clipscope_bevy::{RigJoint, UnityProperties};
 
 const BONE: Color = Color::srgb(0.35, 0.8, 1.0);
 /// A bone to or from a joint outside the framed view.

@@ -6,8 +6,8 @@ use bevy_egui::input::EguiWantsInput;
 
 use super::camera::OrbitCamera;
 use super::scene::{SceneState, playback_of};
-use crate::plugin::UnityPlayback;
-use crate::timeline::{TimelineCommand, apply};
+use clipscope_bevy::UnityPlayback;
+use clipscope_core::timeline::{TimelineCommand, apply};
 
 /// The command a key asks for.
 fn command_for(key: KeyCode) -> Option<TimelineCommand> {

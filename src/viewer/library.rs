@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bevy::prelude::Resource;
 
-use crate::workspace::Workspace;
+use clipscope_core::workspace::Workspace;
 
 /// The opened files.
 #[derive(Resource, Clone)]

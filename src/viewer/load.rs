@@ -11,8 +11,8 @@ use bevy::window::FileDragAndDrop;
 use super::ViewerOptions;
 use super::clip_index::ClipIndex;
 use super::scene::{Library, Selection};
-use crate::demo::{DEMO, DEMO_FILE_NAME};
-use crate::workspace::{OpenOptions, Workspace};
+use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
+use clipscope_core::workspace::{OpenOptions, Workspace};
 
 /// A load in progress.
 #[derive(Resource)]

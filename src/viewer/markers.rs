@@ -6,9 +6,9 @@ use bevy::prelude::*;
 
 use super::camera::OrbitCamera;
 use super::scene::Selection;
-use crate::humanoid::Goal;
-use crate::plugin::curves::{position_to_bevy, rotation_to_bevy};
-use crate::plugin::{HumanoidState, UnityHumanoid};
+use clipscope_bevy::curves::{position_to_bevy, rotation_to_bevy};
+use clipscope_bevy::{HumanoidState, UnityHumanoid};
+use clipscope_core::humanoid::Goal;
 
 const FOOT_GOAL: Color = Color::srgb(0.3, 1.0, 0.45);
 const HAND_GOAL: Color = Color::srgb(1.0, 0.35, 0.9);

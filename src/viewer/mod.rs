@@ -29,8 +29,8 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_egui::{EguiPlugin, EguiPrimaryContextPass};
 
-use crate::plugin::ClipscopePlugin;
-use crate::workspace::{RigEntry, Workspace};
+use clipscope_bevy::ClipscopePlugin;
+use clipscope_core::workspace::{RigEntry, Workspace};
 
 /// What to open and how.
 #[derive(Resource, Clone, Debug, Default)]
@@ -142,7 +142,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .add_systems(
         PostUpdate,
         controller_pose::apply_controller_pose
-            .after(crate::plugin::pose_humanoids)
+            .after(clipscope_bevy::pose_humanoids)
             .before(scene::hold_root),
     )
     .add_systems(

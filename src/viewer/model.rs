@@ -10,15 +10,15 @@ use bevy::prelude::*;
 use super::ViewerOptions;
 use super::camera::{OrbitCamera, frame_of, human_joints, humanoid_motion_points, outside_view};
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
-use crate::clip::ClipData;
-use crate::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
-use crate::plugin::model::{
+use clipscope_bevy::model::{
     InactiveObject, ModelAssets, ModelMesh, UnityModel, clip_objects, model_points, posed_joints,
     spawn_renderers,
 };
-use crate::plugin::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
-use crate::rig::Skeleton;
-use crate::workspace::RendererKind;
+use clipscope_bevy::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
+use clipscope_core::clip::ClipData;
+use clipscope_core::humanoid::{HumanPose, HumanoidRig, JointLocal, PoseOptions};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::workspace::RendererKind;
 
 /// Poses sampled over a clip to frame it.
 const FRAMING_SAMPLES: usize = 24;

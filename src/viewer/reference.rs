@@ -1,4 +1,4 @@
-//! A pinned reference clip: the shown clip compared with it ([`crate::diff`]) once per change
+//! A pinned reference clip: the shown clip compared with it ([`clipscope_core::diff`]) once per change
 //! of either, for the curve view's ghost lines and each track's largest difference.
 
 use std::collections::HashMap;
@@ -7,9 +7,9 @@ use std::sync::Arc;
 use bevy::prelude::*;
 
 use super::scene::{Library, SceneState, Selection};
-use crate::clip::{ClipData, Track};
-use crate::diff::{ClipDiff, CurveDiff, diff_clips};
-use crate::workspace::ObjectRef;
+use clipscope_core::clip::{ClipData, Track};
+use clipscope_core::diff::{ClipDiff, CurveDiff, diff_clips};
+use clipscope_core::workspace::ObjectRef;
 
 /// The comparison of the shown clip with the pinned one.
 #[derive(Resource, Default)]
@@ -43,7 +43,7 @@ impl ReferenceDiff {
     }
 
     /// The reference's curve matched with curve `index` of the shown clip.
-    pub fn reference_curve(&self, index: usize) -> Option<&crate::clip::ClipCurve> {
+    pub fn reference_curve(&self, index: usize) -> Option<&clipscope_core::clip::ClipCurve> {
         let (_, clip) = self.reference.as_ref()?;
         clip.curves.get(self.curve(index)?.b_index)
     }
@@ -115,9 +115,9 @@ mod tests {
     use bevy::ecs::system::RunSystemOnce;
 
     use super::*;
-    use crate::diff::{CurveKey, diff_clips};
     use crate::viewer::scene::initial_reference;
-    use crate::workspace::{OpenOptions, Workspace};
+    use clipscope_core::diff::{CurveKey, diff_clips};
+    use clipscope_core::workspace::{OpenOptions, Workspace};
 
     const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
 

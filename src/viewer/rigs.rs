@@ -6,11 +6,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::library::Library;
-use crate::check::pick_rig;
-use crate::clip::ClipData;
-use crate::humanoid::{ClipMuscles, HumanoidRig};
-use crate::rig::Skeleton;
-use crate::workspace::{ObjectRef, RigEntry};
+use clipscope_core::check::pick_rig;
+use clipscope_core::clip::ClipData;
+use clipscope_core::humanoid::{ClipMuscles, HumanoidRig};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::workspace::{ObjectRef, RigEntry};
 
 /// The rig a clip plays on.
 pub struct ChosenRig {
@@ -135,9 +135,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
-    use crate::clip::CUSTOM_TYPE_MUSCLE;
-    use crate::demo::{DEMO, DEMO_FILE_NAME};
-    use crate::workspace::{OpenOptions, Workspace};
+    use clipscope_core::clip::CUSTOM_TYPE_MUSCLE;
+    use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
+    use clipscope_core::workspace::{OpenOptions, Workspace};
 
     fn demo() -> Library {
         let ws = Workspace::open_bytes(

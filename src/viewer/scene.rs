@@ -10,15 +10,15 @@ use super::ViewerOptions;
 use super::camera::{OrbitCamera, humanoid_forward, outside_view, rig_forward};
 use super::clip_index::ClipKind;
 use super::rigs::choose_rig;
-use crate::clip::{ClipData, MirrorMode};
-use crate::humanoid::{HumanoidRig, PoseOptions};
-use crate::plugin::{
+use clipscope_bevy::{
     DirectClip, LoadedClip, RigRoot, UnityHumanoid, UnityPlayback, Unmatched,
     humanoid_posed_positions, play_clip, rest_transform, spawn_rig, unmatched_bindings,
     world_positions,
 };
-use crate::rig::Skeleton;
-use crate::workspace::{ObjectRef, Workspace};
+use clipscope_core::clip::{ClipData, MirrorMode};
+use clipscope_core::humanoid::{HumanoidRig, PoseOptions};
+use clipscope_core::rig::Skeleton;
+use clipscope_core::workspace::{ObjectRef, Workspace};
 
 pub use super::library::Library;
 
@@ -136,7 +136,7 @@ pub struct SceneState {
     /// Frames rendered since the scene was built (for screenshots).
     pub frames: u32,
     /// The check report of the clip on this rig.
-    pub report: Option<crate::check::ClipReport>,
+    pub report: Option<clipscope_core::check::ClipReport>,
     /// Joints (at rest) far outside the framed view: left out of the framing, still drawn.
     pub far_joints: usize,
     /// The camera was kept when this scene was built (no framing).
@@ -243,12 +243,12 @@ pub fn rebuild_scene(
         .first()
         .map(|t| t.curves.clone())
         .unwrap_or_default();
-    let report = crate::check::check_clip_on(
+    let report = clipscope_core::check::check_clip_on(
         data,
         Some(&rig.skeleton),
         rig.humanoid.as_deref(),
         &rig.names,
-        &crate::check::Thresholds::default(),
+        &clipscope_core::check::Thresholds::default(),
     );
     *scene = SceneState {
         report: Some(report),

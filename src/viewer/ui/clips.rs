@@ -8,7 +8,7 @@ use bevy_egui::egui;
 
 use crate::viewer::clip_index::{ClipIndex, ClipKind};
 use crate::viewer::scene::{Library, Selection};
-use crate::workspace::{ClipEntry, ObjectRef, Workspace};
+use clipscope_core::workspace::{ClipEntry, ObjectRef, Workspace};
 
 /// Names longer than this many characters are cut in the middle.
 const NAME_CHARS: usize = 38;

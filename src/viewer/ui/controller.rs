@@ -7,12 +7,12 @@
 use bevy_egui::egui;
 use egui_plot::{Plot, PlotPoints, Points};
 
-use crate::animator::machine::LayerOutput;
-use crate::animator::model::{BlendTree, Motion, ParameterKind, StateMachine};
-use crate::animator::owned::OwnedAnimator;
 use crate::viewer::controller::{ControllerView, clip_of, parameter_range};
 use crate::viewer::scene::{Library, Selection};
-use crate::workspace::ObjectRef;
+use clipscope_core::animator::machine::LayerOutput;
+use clipscope_core::animator::model::{BlendTree, Motion, ParameterKind, StateMachine};
+use clipscope_core::animator::owned::OwnedAnimator;
+use clipscope_core::workspace::ObjectRef;
 
 const PLAYING: egui::Color32 = egui::Color32::from_rgb(120, 220, 120);
 

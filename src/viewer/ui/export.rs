@@ -1,14 +1,14 @@
 //! The rig panel's "Export glTF" action: a path (default `RIGNAME.glb` in the working
 //! directory) and a button that writes the shown rig with every clip that plays on it
-//! through [`crate::export::write_rig`], then the report's one line per clip (or the error).
+//! through [`clipscope_core::export::write_rig`], then the report's one line per clip (or the error).
 
 use std::path::Path;
 
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use crate::export::{ExportOptions, Mode, default_file_name, write_rig};
 use crate::viewer::scene::{Library, SceneState, Selection};
+use clipscope_core::export::{ExportOptions, Mode, default_file_name, write_rig};
 
 /// What the export section remembers between frames.
 #[derive(Resource, Default)]

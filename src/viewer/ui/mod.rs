@@ -18,7 +18,7 @@ use super::controller::ControllerView;
 use super::load::Loading;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
-use crate::plugin::UnityPlayback;
+use clipscope_bevy::UnityPlayback;
 
 /// Draws every panel.
 #[allow(clippy::too_many_arguments)]

@@ -6,11 +6,11 @@
 use bevy_egui::egui;
 use egui_plot::{Line, LineStyle, Plot, PlotPoints, Points, VLine};
 
-use crate::clip::ClipData;
-use crate::playhead::Playhead;
-use crate::timeline::{preview_range, wrap_preview};
 use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::scene::Selection;
+use clipscope_core::clip::ClipData;
+use clipscope_core::playhead::Playhead;
+use clipscope_core::timeline::{preview_range, wrap_preview};
 
 const COLORS: [egui::Color32; 4] = [
     egui::Color32::from_rgb(240, 90, 90),

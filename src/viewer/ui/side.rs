@@ -5,12 +5,12 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
-use crate::clip::ClipData;
-use crate::plugin::UnityPlayback;
-use crate::rig::Skeleton;
 use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::scene::{Library, SceneState, Selection};
 use crate::viewer::ui::export::{ExportPanel, export_section};
+use clipscope_bevy::UnityPlayback;
+use clipscope_core::clip::ClipData;
+use clipscope_core::rig::Skeleton;
 
 /// The rig panel.
 pub fn rig_panel(
@@ -131,12 +131,12 @@ fn rig_list(ui: &mut egui::Ui, library: &Library, scene: &SceneState, selection:
 /// jumps the playhead to it, selects its joint and plots its curve.
 fn check_view(
     ui: &mut egui::Ui,
-    report: &crate::check::ClipReport,
+    report: &clipscope_core::check::ClipReport,
     skeleton: &Skeleton,
     clip: &ClipData,
     selection: &mut Selection,
 ) {
-    use crate::check::Severity;
+    use clipscope_core::check::Severity;
     let title = match (report.problems, report.notes) {
         (0, 0) => "Check: no problems".to_string(),
         (p, n) => format!("Check: {p} problems, {n} notes"),
@@ -202,8 +202,8 @@ fn check_view(
 /// The seams and steps of one severity, each a button to its time and joint.
 fn check_entries(
     ui: &mut egui::Ui,
-    report: &crate::check::ClipReport,
-    severity: crate::check::Severity,
+    report: &clipscope_core::check::ClipReport,
+    severity: clipscope_core::check::Severity,
     colour: Option<egui::Color32>,
     skeleton: &Skeleton,
     clip: &ClipData,
@@ -215,7 +215,7 @@ fn check_entries(
     };
     for s in report.seams.iter().filter(|s| s.severity == severity) {
         let at = match s.seam {
-            crate::check::Seam::PingPongStart => clip.start,
+            clipscope_core::check::Seam::PingPongStart => clip.start,
             _ => clip.stop,
         };
         let text = format!(
@@ -265,8 +265,8 @@ fn go_to(
 }
 
 /// A measured jump in its unit.
-fn jump_text(measure: crate::check::Measure, jump: f32, slope: f32) -> String {
-    use crate::check::Measure;
+fn jump_text(measure: clipscope_core::check::Measure, jump: f32, slope: f32) -> String {
+    use clipscope_core::check::Measure;
     match measure {
         Measure::Rotation => format!("{jump:.2}° (slope {slope:.0}°/s)"),
         Measure::Position => format!(

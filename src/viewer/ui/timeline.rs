@@ -4,11 +4,11 @@
 
 use bevy_egui::egui;
 
-use crate::clip::ClipData;
-use crate::curve::WrapMode;
-use crate::playhead::Playhead;
-use crate::timeline::{TimelineCommand, apply, frame_at, frame_ticks, key_marks};
 use crate::viewer::scene::Selection;
+use clipscope_core::clip::ClipData;
+use clipscope_core::curve::WrapMode;
+use clipscope_core::playhead::Playhead;
+use clipscope_core::timeline::{TimelineCommand, apply, frame_at, frame_ticks, key_marks};
 
 const MODES: [WrapMode; 4] = [
     WrapMode::Once,

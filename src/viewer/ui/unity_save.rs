@@ -1,6 +1,6 @@
 //! "Save as Unity .anim" for the shown clip and "Save controller" for the controller panel's
 //! controller: a folder (default `unity` in the working directory) and a button that writes
-//! through [`crate::yaml_write::write_anim`] and [`crate::yaml_write::write_controller`] (the
+//! through [`clipscope_core::yaml_write::write_anim`] and [`clipscope_core::yaml_write::write_controller`] (the
 //! functions `clipscope unity` calls), each file with its `.meta`, then the report's line.
 
 use std::path::Path;
@@ -9,9 +9,9 @@ use bevy_egui::egui;
 
 use crate::viewer::library::Library;
 use crate::viewer::scene::Selection;
-use crate::yaml_write::file_name::safe_file_name;
-use crate::yaml_write::guid::meta_text;
-use crate::yaml_write::{
+use clipscope_core::yaml_write::file_name::safe_file_name;
+use clipscope_core::yaml_write::guid::meta_text;
+use clipscope_core::yaml_write::{
     ANIM_FILE_ID, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, WriteOptions, write_anim,
     write_controller,
 };
