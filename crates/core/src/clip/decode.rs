@@ -90,16 +90,20 @@ fn events(clip: &AnimationClip) -> Vec<ClipEvent> {
 
 /// Legacy and editor clips: per-kind keyframe curves. A legacy clip spans 0 to its last key
 /// (`unity-semantics.md`, "Legacy clip length"), in editor files too, whose settings' start
-/// and stop are Mecanim's; an editor file's Mecanim clip takes its settings' range when set.
+/// and stop are Mecanim's; an editor file's Mecanim clip takes its settings' range when set,
+/// and its Loop Time and cycle offset always, so a zero-length clip (every key at 0, stop =
+/// start, as toggle clips are) still loops when its Loop Time is on (`animator.md` §6.4-6.5).
 fn decode_keyframed(clip: &AnimationClip, data: &mut ClipData) {
     let curves = keyframes::decode(clip);
     data.keyframed = true;
     data.stop = curves.last_time;
     if let Some(settings) = &clip.m_AnimationClipSettings {
         data.settings = editor_settings(settings);
-        if !data.legacy && settings.m_StopTime > settings.m_StartTime {
-            data.start = settings.m_StartTime;
-            data.stop = settings.m_StopTime;
+        if !data.legacy {
+            if settings.m_StopTime > settings.m_StartTime {
+                data.start = settings.m_StartTime;
+                data.stop = settings.m_StopTime;
+            }
             data.loop_time = settings.m_LoopTime.is_some_and(|v| v.flag());
             data.cycle_offset = settings.m_CycleOffset;
         }

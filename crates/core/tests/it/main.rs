@@ -12,6 +12,7 @@ mod animator_fixture;
 mod animator_humanoid;
 mod animator_text_built;
 mod animator_text_mask;
+mod animator_zero_length;
 mod bundle_archives;
 mod bundle_layouts;
 mod edge_cases;
