@@ -92,10 +92,20 @@ fn zero_length_leaves_loop_and_count_one_second() {
     for s in &states {
         assert!((s.length - 1.25).abs() < 1e-9, "length {}", s.length);
         let weights: Vec<f64> = s.leaves.iter().map(|l| l.tree_weight).collect();
-        assert!((weights[0] - 0.75).abs() < 1e-9 && (weights[1] - 0.25).abs() < 1e-9, "{weights:?}");
-        assert!(s.leaves.iter().all(|l| l.looping && l.clip_time == 0.0), "{:?}", s.leaves);
+        assert!(
+            (weights[0] - 0.75).abs() < 1e-9 && (weights[1] - 0.25).abs() < 1e-9,
+            "{weights:?}"
+        );
+        assert!(
+            s.leaves.iter().all(|l| l.looping && l.clip_time == 0.0),
+            "{:?}",
+            s.leaves
+        );
     }
     let advanced = states[1].normalized_time - states[0].normalized_time;
-    assert!((advanced - 0.5 / 1.25).abs() < 1e-9, "nt advanced {advanced}");
+    assert!(
+        (advanced - 0.5 / 1.25).abs() < 1e-9,
+        "nt advanced {advanced}"
+    );
     std::fs::remove_dir_all(dir.parent().unwrap()).ok();
 }
