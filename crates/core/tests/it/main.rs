@@ -8,6 +8,7 @@ mod common {
 mod unity_writer;
 
 mod animator_cases;
+mod animator_files;
 mod animator_fixture;
 mod animator_humanoid;
 mod animator_text_built;
@@ -17,6 +18,7 @@ mod bundle_archives;
 mod bundle_layouts;
 mod edge_cases;
 mod editor_pairs;
+mod export;
 mod export_blender;
 mod humanoid;
 mod humanoid_body;
@@ -25,5 +27,8 @@ mod legacy_length;
 mod mecanim_files;
 mod mesh_fixtures;
 mod meshes;
+mod mirror;
+mod scene_files;
 mod textures;
+mod unity_write;
 mod yaml_files;
