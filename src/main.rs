@@ -7,5 +7,20 @@ mod cli;
 mod viewer;
 
 fn main() -> std::process::ExitCode {
+    restore_sigpipe();
     cli::run()
 }
+
+/// Output piped into a command that stops reading (`clipscope list DIR | head`) ends the
+/// program quietly, as other Unix tools do: Rust ignores SIGPIPE, so without this the next
+/// `println!` after the reader has gone panics.
+#[cfg(unix)]
+fn restore_sigpipe() {
+    // SAFETY: `signal` with the default disposition, before any other thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn restore_sigpipe() {}

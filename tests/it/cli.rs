@@ -235,3 +235,43 @@ fn view_fps_wants_seconds_above_zero() {
         assert!(err.contains("not a number of seconds above zero"), "{err}");
     }
 }
+
+/// A reader that stops early (`clipscope pose FILE ... | head -1`) ends the command quietly:
+/// killed by SIGPIPE as other Unix tools are, never a panic about a failed print. The output
+/// (a table per time, 2,000 times) is far larger than a pipe's buffer.
+#[cfg(unix)]
+#[test]
+fn output_into_a_closed_pipe_ends_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+
+    let demo =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/core/assets/demo.unity3d");
+    let times: Vec<String> = (0..2000)
+        .map(|i| format!("{}", f64::from(i) / 1000.0))
+        .collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+        .args([
+            "pose",
+            demo.to_str().unwrap(),
+            "--clip",
+            "Walk",
+            "--times",
+            &times.join(","),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(!first.is_empty());
+    // The reader is gone (dropped above); the rest of the output cannot be written.
+    let out = child.wait_with_output().expect("ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.signal(), Some(13), "{:?}: {stderr}", out.status);
+}
