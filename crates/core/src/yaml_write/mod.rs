@@ -13,7 +13,7 @@
 //! - Names come from what the workspace knows ([`names`]); what stays unknown is written so
 //!   the file still loads (`unresolved/0x1234abcd`) and is listed in the report. Script
 //!   curves reference their scripts by derived guids, listed in the report ([`script`]).
-//! - The report's `max_error` is measured ([`measure`]): the text read back by
+//! - The report's `max_error` is measured (its `measure` module): the text read back by
 //!   [`crate::yaml::read_yaml`]'s reader and evaluated by Unity's keyframe rules, against the
 //!   built clip.
 
