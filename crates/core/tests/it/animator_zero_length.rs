@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use crate::common;
 
 use clipscope_core::animator::{json, script};
+use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::{OpenOptions, Workspace};
 
 const FPS: f64 = 60.0;
@@ -35,10 +36,11 @@ fn project() -> Option<PathBuf> {
             .replace("m_Name: HQ_OFF", &format!("m_Name: {name}"))
             .replace("m_LoopTime: 0\n", "m_LoopTime: 1\n");
         std::fs::write(dir.join(format!("{name}.anim")), text).unwrap();
-        let meta = format!(
-            "fileFormatVersion: 2\nguid: {guid}\nNativeFormatImporter:\n  mainObjectFileID: 7400000\n"
-        );
-        std::fs::write(dir.join(format!("{name}.anim.meta")), meta).unwrap();
+        std::fs::write(
+            dir.join(format!("{name}.anim.meta")),
+            meta_text(guid, 7400000),
+        )
+        .unwrap();
     }
     std::fs::write(dir.join("Toggle.controller"), one_d_tree(&controller)).unwrap();
     Some(dir)
