@@ -35,7 +35,7 @@ pub struct ExportArgs {
     mode: String,
     /// Least sampling rate of linear channels (default: each clip's own sample rate).
     /// Source key times are always sampled too, and samples are added where the path
-    /// between two leaves the tolerance (down to 1 ms apart).
+    /// between two leaves the tolerance (down to 25 µs apart).
     #[arg(long)]
     fps: Option<f32>,
     /// Rotation tolerance of the written path in radians, under slerp (glTF, Bevy,

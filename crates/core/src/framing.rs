@@ -9,6 +9,11 @@
 /// distance from the rig's centre.
 pub const FAR_FACTOR: f32 = 8.0;
 
+/// Fewer points than this have no far outliers (only non-finite ones): among three or four
+/// joints, the median distance says nothing of the body (hips and spine 5 cm apart would
+/// make a head 75 cm above them an outlier).
+pub const MIN_POINTS: usize = 5;
+
 /// Distances below this (1 cm) count as this: a rig whose joints nearly coincide keeps
 /// every joint that is not far from them in absolute terms either.
 const MIN_SPREAD: f32 = 0.01;
@@ -28,8 +33,15 @@ pub fn median_centre(points: &[[f32; 3]]) -> Option<[f32; 3]> {
 }
 
 /// For each point: true when it is a far outlier ([`FAR_FACTOR`] times the median distance
-/// from [`median_centre`], or not finite).
+/// from [`median_centre`], or not finite). Under [`MIN_POINTS`] points, only the
+/// non-finite ones are.
 pub fn far_outliers(points: &[[f32; 3]]) -> Vec<bool> {
+    if points.len() < MIN_POINTS {
+        return points
+            .iter()
+            .map(|p| !p.iter().all(|v| v.is_finite()))
+            .collect();
+    }
     far_from(points, points)
 }
 
@@ -169,6 +181,14 @@ mod tests {
         // Nothing marked: every joint but the far one is the body.
         let all = body_joints(&joints, &[]);
         assert_eq!(all, [true, true, true, true, true, false, true]);
+    }
+
+    #[test]
+    fn three_joints_have_no_far_outliers() {
+        // Hips and spine 5 cm apart, the head 75 cm above: a tiny rig, all of it body.
+        let points = [[0.0, 1.0, 0.0], [0.0, 1.05, 0.0], [0.0, 1.8, 0.0]];
+        assert_eq!(far_outliers(&points), [false; 3]);
+        assert_eq!(body_joints(&points, &[]), [true; 3]);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! - [`container`], [`serialized`], [`unity`]: reading Unity's files into typed structs.
 //! - [`clip`], [`curve`]: decoded clips and Unity's evaluation rules.
-//! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references.
+//! - [`rig`], [`workspace`]: skeletons, and sets of files with cross-file references;
+//!   [`body`]: a rig's body at rest, what tolerances relative to its size are fractions of.
 //! - [`avatar`], [`humanoid`]: Avatars, and humanoid (muscle) clips posed on any humanoid rig.
 //! - [`mesh`], [`material`], [`texture`], [`resource`]: the character's meshes, skins, blend
 //!   shapes, materials and textures, with their stream data; [`behaviour`]: MonoBehaviours'
@@ -26,6 +27,7 @@ pub mod avatar;
 pub mod behaviour;
 pub mod binary;
 pub mod blob;
+pub mod body;
 pub mod check;
 pub mod clip;
 pub mod container;

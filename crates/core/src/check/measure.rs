@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use crate::curve::euler_quat;
-use crate::humanoid::JointLocal;
+use crate::humanoid::HumanoidRig;
 use crate::rig::Skeleton;
 
 /// What a seam or step entry measures, and so the unit of its `jump` and `slope_jump`.
@@ -277,34 +277,11 @@ fn euler_side(v: &[f64], s: &[f64], order: u8) -> Spin {
     (q, angular_velocity(q, dq))
 }
 
-/// The size of a rig: the height of its joints' rest-pose bounds, or their largest extent
-/// when they are flat; 1 unit without a rig or when every joint sits at one point.
-pub fn rig_size(skeleton: Option<&Skeleton>) -> f32 {
-    let Some(skeleton) = skeleton else { return 1.0 };
-    let rest: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
-    let world = crate::pose::world(skeleton, &rest);
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for p in world
-        .iter()
-        .map(|w| w.t)
-        .filter(|t| t.iter().all(|c| c.is_finite()))
-    {
-        for i in 0..3 {
-            lo[i] = lo[i].min(p[i]);
-            hi[i] = hi[i].max(p[i]);
-        }
-    }
-    let extent = [0, 1, 2].map(|i| hi[i] - lo[i]);
-    let height = extent[1];
-    let widest = extent.iter().copied().fold(0.0f32, f32::max);
-    if height.is_finite() && height > 1e-3 * widest.max(1e-3) && height > 1e-4 {
-        height
-    } else if widest.is_finite() && widest > 1e-4 {
-        widest
-    } else {
-        1.0
-    }
+/// The size of a rig: its body's ([`crate::body::Body::size`]: the largest extent of a
+/// humanoid's human bones, else of its joints less the far outliers, at rest), so a socket
+/// parked kilometres away does not make every seam look small; 1 unit without a rig.
+pub fn rig_size(skeleton: Option<&Skeleton>, humanoid: Option<&HumanoidRig>) -> f32 {
+    skeleton.map_or(1.0, |s| crate::body::body_size(s, humanoid))
 }
 
 #[cfg(test)]

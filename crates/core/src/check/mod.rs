@@ -66,8 +66,9 @@ pub struct ClipReport {
     /// component lists the clip", "matches N of M paths", "no rig matches its paths: bindings
     /// not checked".
     pub rig_note: String,
-    /// The rig's size positions are measured against (the height of its rest-pose bounds;
-    /// 1 without a rig).
+    /// The rig's size positions are measured against: its body's largest extent at rest
+    /// (a humanoid's human bones, else its joints less sockets parked far away); 1 without
+    /// a rig.
     pub rig_size: f32,
     /// Joints and float curves whose value or slope jumps where the clip wraps (loop and
     /// ping-pong only).
@@ -256,7 +257,7 @@ pub fn check_clip_on(
     };
     let ctx = Context {
         namer: &namer,
-        size: measure::rig_size(skeleton),
+        size: measure::rig_size(skeleton, humanoid),
         thresholds: *thresholds,
         humanoid: posed,
     };

@@ -647,7 +647,7 @@ fn only_seam(r: &ClipReport) -> &SeamJump {
 #[test]
 fn position_seams_are_measured_against_the_rig_size() {
     let rig = tall_rig();
-    assert!((measure::rig_size(Some(&rig)) - 1.8).abs() < 1e-6);
+    assert!((measure::rig_size(Some(&rig), None) - 1.8).abs() < 1e-6);
     // 0.1 mm on a 1.8 m rig: a note.
     let r = check_clip(
         &transform_clip(1, &[0.0, 1.0, 0.0], &[0.0001, 1.0, 0.0]),
@@ -672,6 +672,40 @@ fn position_seams_are_measured_against_the_rig_size() {
     let r = check(&transform_clip(1, &[0.0; 3], &[0.004, 0.0, 0.0]));
     assert_eq!(r.rig_size, 1.0);
     assert_eq!(only_seam(&r).severity, Severity::Note);
+}
+
+#[test]
+fn a_socket_parked_kilometres_away_leaves_the_rig_size_the_bodys() {
+    // A 1.8 m body of five joints, and a weapon socket parked 30 km away.
+    let mut rig = Skeleton::from_paths([
+        "Body",
+        "Body/Head",
+        "Body/LeftHand",
+        "Body/RightHand",
+        "Body/Foot",
+        "Weapon",
+    ]);
+    let at = |rig: &Skeleton, path: &str| rig.joints.iter().position(|j| j.path == path).unwrap();
+    for (path, p) in [
+        ("Body", [0.0, 1.0, 0.0]),
+        ("Body/Head", [0.0, 0.8, 0.0]),
+        ("Body/LeftHand", [-0.7, 0.3, 0.0]),
+        ("Body/RightHand", [0.7, 0.3, 0.0]),
+        ("Body/Foot", [0.0, -1.0, 0.0]),
+        ("Weapon", [0.0, 0.0, -30_000.0]),
+    ] {
+        let j = at(&rig, path);
+        rig.joints[j].position = p;
+    }
+    assert!((measure::rig_size(Some(&rig), None) - 1.8).abs() < 1e-6);
+    // 2 cm in x and z (2.83 cm) is a problem on the body, as on a rig without the socket.
+    let r = check_clip(
+        &transform_clip(1, &[0.0, 1.0, 0.0], &[0.02, 1.0, 0.02]),
+        Some(&rig),
+        &BTreeMap::new(),
+    );
+    assert_eq!(r.rig_size, measure::rig_size(Some(&rig), None));
+    assert_eq!(only_seam(&r).severity, Severity::Problem);
 }
 
 /// (x, y, z, w) of a turn about Y.

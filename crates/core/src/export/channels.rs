@@ -41,23 +41,56 @@ pub struct Channel {
 }
 
 /// The tolerances of the written path, in the rig's units, and each joint's translation
-/// unit.
+/// unit and reach.
 #[derive(Clone, Debug)]
 pub struct Tolerance {
-    /// Radians.
+    /// Radians: the most any rotation channel may be off.
     pub rotation: f32,
-    /// Rig units (a fraction of the rig's size).
+    /// Rig units (a fraction of the body's size): the most a joint near the body may be
+    /// off in the world.
     pub translation: f32,
     /// Scales and weights.
     pub other: f32,
     /// Per joint: rig units per unit of its local translation (its parent's rest scale,
     /// largest component); 1 where unknown.
     pub unit: Vec<f32>,
+    /// Per joint: how far (rig units, at rest) it is from itself or the farthest joint
+    /// below it near the body ([`crate::body::Body::reach`]); 0 where none is.
+    pub reach: Vec<f32>,
+    /// Per joint: true for the body's ([`crate::body::Body::joints`]), whose world
+    /// positions are measured in every frame; other joints are measured where they lie
+    /// within `body_radius` of the body's centre.
+    pub body: Vec<bool>,
+    pub body_radius: f64,
+    /// The share of `translation` each channel is sampled to (1 at first; smaller when the
+    /// joints' world positions, where the channels' errors add up, were still off).
+    pub share: f32,
 }
 
 impl Tolerance {
-    /// The tolerance of a channel of `path`, in the rig's units.
-    pub fn of(&self, path: Path) -> f32 {
+    /// The tolerance of joint `node`'s channel of `path`, in the rig's units. A rotation
+    /// may turn the joint's farthest point in the body by the translation's share, and at
+    /// most [`Tolerance::rotation`].
+    pub fn of(&self, node: usize, path: Path) -> f32 {
+        match path {
+            Path::Rotation => {
+                let reach = self.reach.get(node).copied().unwrap_or(0.0);
+                let by_reach = self.share * self.translation / reach;
+                if reach > 0.0 && by_reach.is_finite() {
+                    self.rotation.min(by_reach)
+                } else {
+                    self.rotation
+                }
+            }
+            Path::Translation => self.share * self.translation,
+            Path::Scale | Path::Weights => self.other,
+        }
+    }
+
+    /// What a measured error of `path` must be within for the clip to be within its
+    /// tolerance (rotations: [`Tolerance::rotation`]; a joint's own, smaller share is what
+    /// its channel is sampled to, and the world positions show whether it was enough).
+    pub fn limit(&self, path: Path) -> f32 {
         match path {
             Path::Rotation => self.rotation,
             Path::Translation => self.translation,
@@ -77,8 +110,8 @@ impl Tolerance {
     /// The tolerance of node `node`'s channel of `path` in the channel's own units.
     pub fn local(&self, node: usize, path: Path) -> f32 {
         match path {
-            Path::Translation => self.translation / self.unit(node),
-            _ => self.of(path),
+            Path::Translation => self.of(node, path) / self.unit(node),
+            _ => self.of(node, path),
         }
     }
 }
@@ -117,6 +150,15 @@ fn sample_times(source: &Source<'_>, rate: f32) -> Result<Vec<f32>, ChannelError
     times.extend(keys.iter().map(|k| k - HOLD));
     times.push(stop);
     Ok(clean(times, start, stop))
+}
+
+/// The bits of the hold samples' times ([`HOLD`] before each source key): the intervals
+/// where a value Unity holds up to a key jumps by design.
+pub fn holds(source: &Source<'_>) -> std::collections::HashSet<u32> {
+    key_times(source.clip, &source.bound.used_curves, false)
+        .iter()
+        .map(|k| (k - HOLD).to_bits())
+        .collect()
 }
 
 /// Sorted, each time once.
@@ -273,7 +315,13 @@ pub fn build(
     let sampled = if parts.is_empty() {
         Sampled::default()
     } else {
-        refine(&|t| row(&source.frame(t)), &parts, times, rows)
+        refine(
+            &|t| row(&source.frame(t)),
+            &parts,
+            times,
+            rows,
+            &holds(source),
+        )
     };
     let mut out = Vec::with_capacity(plans.len());
     let mut linear_parts = linear_plans.iter().zip(&parts);

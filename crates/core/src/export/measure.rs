@@ -2,12 +2,15 @@
 //! linear rotations also as Blender plays them) on a dense grid (the midpoints between the
 //! samples, every source key time and the stop) against
 //! clipscope's exact evaluation of the same joint or mesh. Joints the clip moves but no
-//! channel carries count too (a loader leaves them at rest).
+//! channel carries count too (a loader leaves them at rest). The channels' errors add up
+//! down the chain, so every joint near the body is also measured where it ends up in the
+//! world, as each player composes the written channels.
 
 use super::bindings::key_times;
-use super::channels::{Built, Channel, HOLD, Tolerance};
+use super::channels::{Built, Channel, Tolerance};
 use super::evaluate::{Path, RotationCursor, angle_between, distance, max_abs_diff};
-use super::source::{Frame, Source};
+use super::source::{Frame, Source, Transform};
+use crate::world::World;
 
 /// The largest errors of one clip, by kind, and where the worst (relative to its
 /// tolerance) was.
@@ -17,25 +20,37 @@ pub struct Errors {
     pub translation: f32,
     pub scale: f32,
     pub weight: f32,
+    /// The largest distance of a joint near the body from where clipscope puts it in the
+    /// world (rig units).
+    pub position: f32,
     /// (joint or mesh node, clip time, what), at the largest error relative to tolerance.
-    pub worst: Option<(usize, f32, Path)>,
-    worst_ratio: f32,
+    pub worst: Option<(usize, f32, Quantity)>,
+    /// The largest error relative to its tolerance (over 1: not within it).
+    pub worst_ratio: f32,
+}
+
+/// What an error measures: a channel of a path, or a joint's world position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    Channel(Path),
+    Position,
 }
 
 impl Errors {
-    fn add(&mut self, node: usize, t: f32, path: Path, error: f32, tolerance: f32) {
-        let slot = match path {
-            Path::Rotation => &mut self.rotation,
-            Path::Translation => &mut self.translation,
-            Path::Scale => &mut self.scale,
-            Path::Weights => &mut self.weight,
+    fn add(&mut self, node: usize, t: f32, what: Quantity, error: f32, tolerance: f32) {
+        let slot = match what {
+            Quantity::Channel(Path::Rotation) => &mut self.rotation,
+            Quantity::Channel(Path::Translation) => &mut self.translation,
+            Quantity::Channel(Path::Scale) => &mut self.scale,
+            Quantity::Channel(Path::Weights) => &mut self.weight,
+            Quantity::Position => &mut self.position,
         };
         let error = if error.is_nan() { f32::INFINITY } else { error };
         *slot = slot.max(error);
         let ratio = error / tolerance.max(f32::MIN_POSITIVE);
         if ratio > self.worst_ratio {
             self.worst_ratio = ratio;
-            self.worst = Some((node, t, path));
+            self.worst = Some((node, t, what));
         }
     }
 }
@@ -53,9 +68,10 @@ pub fn grid(source: &Source<'_>, rate: f32, sampled: &[f32]) -> Vec<f32> {
     let (start, stop) = (clip.start, clip.stop.max(clip.start));
     let mut times: Vec<f32> = if sampled.len() >= 2 {
         // Not inside the hold before a key, where the value jumps by design.
+        let holds = super::channels::holds(source);
         sampled
             .windows(2)
-            .filter(|w| w[1] - w[0] > 2.0 * HOLD)
+            .filter(|w| !holds.contains(&w[0].to_bits()))
             .map(|w| w[0] + (w[1] - w[0]) / 2.0)
             .collect()
     } else {
@@ -112,8 +128,10 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
                 .flatten()
         })
         .collect();
+    let mut world = Positions::new(source, tolerance);
     for t in grid(source, rate, &built.sampled) {
         let frame: Frame = source.frame(t);
+        world.start(&rest);
         for (c, cursor) in channels.iter().zip(&mut cursors) {
             let exact: &[f32] = match c.path {
                 Path::Weights => {
@@ -125,13 +143,20 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
             };
             let e = match cursor.as_mut().map(|r| r.at(t - start)) {
                 Some((gltf, blender)) => {
+                    world.set(c.node, c.path, &gltf, &blender);
                     error(c.path, &gltf, exact).max(error(c.path, &blender, exact))
                 }
-                None => error(c.path, &c.keys.evaluate(c.path, t - start), exact),
+                None => {
+                    let v = c.keys.evaluate(c.path, t - start);
+                    world.set(c.node, c.path, &v, &v);
+                    error(c.path, &v, exact)
+                }
             };
             let e = scaled(c.node, c.path, e);
-            errors.add(c.node, t, c.path, e, tolerance.of(c.path));
+            let tol = tolerance.limit(c.path);
+            errors.add(c.node, t, Quantity::Channel(c.path), e, tol);
         }
+        world.measure(&frame, t, tolerance.translation, &mut errors);
         for (j, (now, at_rest)) in frame.joints.iter().zip(&rest).enumerate() {
             let carries = carried.get(j).copied().unwrap_or_default();
             for (path, carried) in [Path::Translation, Path::Rotation, Path::Scale]
@@ -140,7 +165,7 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
             {
                 if !carried {
                     let e = scaled(j, path, error(path, at_rest.part(path), now.part(path)));
-                    errors.add(j, t, path, e, tolerance.of(path));
+                    errors.add(j, t, Quantity::Channel(path), e, tolerance.limit(path));
                 }
             }
         }
@@ -149,11 +174,104 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
 }
 
 /// True when every error is within its tolerance.
-pub fn within(errors: &Errors, tolerance: &Tolerance) -> bool {
-    errors.rotation <= tolerance.rotation
-        && errors.translation <= tolerance.translation
-        && errors.scale <= tolerance.other
-        && errors.weight <= tolerance.other
+pub fn within(errors: &Errors) -> bool {
+    errors.worst_ratio <= 1.0
+}
+
+/// The world positions of the joints as glTF players (slerp) and Blender (nlerp) compose
+/// the written channels, against clipscope's own.
+struct Positions<'a> {
+    parents: Vec<Option<usize>>,
+    /// How far from the body's centre (in each frame) a joint counts, and which joints
+    /// are the body.
+    radius: f64,
+    body: &'a [bool],
+    gltf: Vec<Transform>,
+    blender: Vec<Transform>,
+    worlds: [Vec<World>; 3],
+}
+
+impl<'a> Positions<'a> {
+    fn new(source: &Source<'_>, tolerance: &'a Tolerance) -> Positions<'a> {
+        Positions {
+            parents: source.skeleton.joints.iter().map(|j| j.parent).collect(),
+            radius: tolerance.body_radius,
+            body: &tolerance.body,
+            gltf: Vec::new(),
+            blender: Vec::new(),
+            worlds: Default::default(),
+        }
+    }
+
+    /// Every joint at rest, as a loader leaves the joints no channel moves.
+    fn start(&mut self, rest: &[Transform]) {
+        self.gltf.clear();
+        self.gltf.extend_from_slice(rest);
+        self.blender.clear();
+        self.blender.extend_from_slice(rest);
+    }
+
+    /// A channel's value at this time, as each player has it.
+    fn set(&mut self, node: usize, path: Path, gltf: &[f32], blender: &[f32]) {
+        for (locals, v) in [(&mut self.gltf, gltf), (&mut self.blender, blender)] {
+            let Some(l) = locals.get_mut(node) else {
+                continue;
+            };
+            let slot: &mut [f32] = match path {
+                Path::Translation => &mut l.t,
+                Path::Rotation => &mut l.q,
+                Path::Scale => &mut l.s,
+                Path::Weights => continue,
+            };
+            if v.len() == slot.len() {
+                slot.copy_from_slice(v);
+            }
+        }
+    }
+
+    /// Adds each joint's world distance from `frame`'s, for the body's joints and those
+    /// near the body's centre in that frame (a socket parked far away is not the
+    /// character).
+    fn measure(&mut self, frame: &Frame, t: f32, tolerance: f32, errors: &mut Errors) {
+        let parents = &self.parents;
+        let compose = |locals: &[Transform], out: &mut Vec<World>| {
+            crate::world::compose(
+                parents.iter().copied(),
+                locals.iter().map(|l| (l.t, l.q, l.s)),
+                out,
+            );
+        };
+        let [exact, gltf, blender] = &mut self.worlds;
+        compose(&frame.joints, exact);
+        compose(&self.gltf, gltf);
+        compose(&self.blender, blender);
+        let body: Vec<[f32; 3]> = exact
+            .iter()
+            .zip(self.body)
+            .filter(|(_, b)| **b)
+            .map(|(w, _)| w.position().map(|c| c as f32))
+            .collect();
+        let centre = crate::framing::median_centre(&body)
+            .unwrap_or([0.0; 3])
+            .map(f64::from);
+        for (j, want) in exact.iter().enumerate() {
+            let want = want.position();
+            let in_body = self.body.get(j).copied().unwrap_or(false);
+            if !in_body && distance64(want, centre) > self.radius {
+                continue;
+            }
+            let off = [&*gltf, &*blender]
+                .iter()
+                .filter_map(|w| w.get(j))
+                .map(|w| distance64(w.position(), want))
+                .fold(0.0f64, f64::max);
+            errors.add(j, t, Quantity::Position, off as f32, tolerance);
+        }
+    }
+}
+
+fn distance64(a: [f64; 3], b: [f64; 3]) -> f64 {
+    (0..3).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt()
 }
 
 fn error(path: Path, written: &[f32], exact: &[f32]) -> f32 {

@@ -191,26 +191,11 @@ pub fn clips_from_playing_on<'a>(
         .collect()
 }
 
-/// The rig's size (what the translation tolerance is a fraction of): the largest extent,
-/// along X, Y or Z, of the middle 90% of its joints at rest (sockets parked far away do not
-/// count; a gun held sideways is as long as it is), composed as Unity does; 1 when that is
-/// under 1e-3.
-pub fn rig_size(skeleton: &Skeleton) -> f32 {
-    let locals: Vec<JointLocal> = skeleton.joints.iter().map(JointLocal::rest).collect();
-    let world = crate::pose::world(skeleton, &locals);
-    let extent = |axis: usize| {
-        let mut v: Vec<f32> = world
-            .iter()
-            .map(|w| w.t[axis])
-            .filter(|c| c.is_finite())
-            .collect();
-        v.sort_by(f32::total_cmp);
-        let n = v.len();
-        let cut = n / 20;
-        if n == 0 { 0.0 } else { v[n - 1 - cut] - v[cut] }
-    };
-    let size = (0..3).map(extent).fold(0.0, f32::max);
-    if size > 1e-3 { size } else { 1.0 }
+/// The rig's size (what the translation tolerance is a fraction of): the size of its body
+/// at rest ([`crate::body::Body`]: a humanoid's human bones, else its joints less the far
+/// outliers, so sockets parked kilometres away do not count), composed as Unity does.
+pub fn rig_size(skeleton: &Skeleton, humanoid: Option<&HumanoidRig>) -> f32 {
+    crate::body::body_size(skeleton, humanoid)
 }
 
 /// Per joint, rig units per unit of its local translation: the largest component of its
@@ -264,12 +249,17 @@ pub fn export(
         mesh::Meshes::default()
     };
     report.meshes = meshes.reports;
-    let size = rig_size(skeleton);
+    let body = crate::body::Body::of(skeleton, rig.humanoid);
+    let size = body.size;
     let tolerance = Tolerance {
         rotation: options.tolerance_rad,
         translation: options.tolerance_size * size,
         other: options.tolerance_size,
         unit: translation_units(skeleton),
+        reach: body.reach(skeleton),
+        body: body.joints.clone(),
+        body_radius: body.radius,
+        share: 1.0,
     };
     report.rig_size = size;
     report.tolerance_rad = tolerance.rotation;
@@ -367,12 +357,11 @@ fn export_clip(
         .filter(|r| *r > 0.0 && r.is_finite())
         .unwrap_or(30.0)
         .min(1000.0);
-    let built = channels::build(&source, options.mode, rate, tolerance)?;
+    let (built, errors) = build_within(&source, options.mode, rate, tolerance)?;
     if built.channels.iter().all(|c| c.keys.times.is_empty()) {
         return Ok(None);
     }
-    let errors = measure::measure(&source, &built, rate, tolerance);
-    let within = measure::within(&errors, tolerance);
+    let within = measure::within(&errors);
     let channels = built.channels;
     let name = unique(names, &clip.name);
     let info = json!({
@@ -393,15 +382,49 @@ fn export_clip(
         max_translation_error: errors.translation,
         max_scale_error: errors.scale,
         max_weight_error: errors.weight,
+        max_position_error: errors.position,
         within_tolerance: within,
         floor_reached: built.unreached,
-        worst: errors.worst.map(|(j, time, path)| Worst {
+        worst: errors.worst.map(|(j, time, what)| Worst {
             joint: joint_path(j),
             time,
-            what: path_name(path).into(),
+            what: match what {
+                measure::Quantity::Channel(path) => path_name(path),
+                measure::Quantity::Position => "position",
+            }
+            .into(),
         }),
         dropped: bound.dropped.clone(),
     }))
+}
+
+/// How many times a clip is sampled again with tighter channel tolerances when its
+/// joints' world positions are still off (their channels' errors add up down the chain).
+const TIGHTENINGS: usize = 3;
+
+/// The clip's channels, built and measured; built again with each channel's share of the
+/// tolerance cut by how far the world positions were off, while they were and the
+/// channels themselves were within their own.
+fn build_within(
+    source: &Source<'_>,
+    mode: Mode,
+    rate: f32,
+    tolerance: &Tolerance,
+) -> Result<(channels::Built, measure::Errors), channels::ChannelError> {
+    let mut tolerance = tolerance.clone();
+    let mut built = channels::build(source, mode, rate, &tolerance)?;
+    let mut errors = measure::measure(source, &built, rate, &tolerance);
+    for _ in 0..TIGHTENINGS {
+        let off = errors.position / tolerance.translation.max(f32::MIN_POSITIVE);
+        let only_position = matches!(errors.worst, Some((_, _, measure::Quantity::Position)));
+        if !off.is_finite() || off <= 1.0 || !only_position {
+            break;
+        }
+        tolerance.share *= (0.8 / off).clamp(0.1, 0.8);
+        built = channels::build(source, mode, rate, &tolerance)?;
+        errors = measure::measure(source, &built, rate, &tolerance);
+    }
+    Ok((built, errors))
 }
 
 /// Keys (or frames) of the curves the channels carry.

@@ -14,11 +14,15 @@ pub struct Report {
     pub rig: String,
     /// `linear` or `exact`.
     pub mode: String,
-    /// The rig's size: the largest extent (X, Y or Z) of the middle 90% of its joints at
-    /// rest.
+    /// The rig's size: the largest extent (X, Y or Z) of its body at rest (a humanoid's
+    /// human bones, else its joints less the far outliers: sockets parked kilometres away
+    /// do not count).
     pub rig_size: f32,
-    /// The tolerances the path was sampled to: rotation in radians, translation in the
-    /// rig's units (a fraction of `rig_size`), scale and weights.
+    /// The tolerances the path was sampled to: rotation in radians (the most any joint
+    /// may turn off; a joint's own is smaller where its turn would move a point of the
+    /// body below it farther than the translation tolerance), translation in the rig's
+    /// units (a fraction of `rig_size`: for every channel, and for every joint's world
+    /// position near the body), scale and weights.
     pub tolerance_rad: f32,
     pub tolerance_translation: f32,
     pub tolerance_other: f32,
@@ -44,10 +48,13 @@ pub struct ClipReport {
     pub max_translation_error: f32,
     pub max_scale_error: f32,
     pub max_weight_error: f32,
+    /// The largest distance (rig units) of a joint near the body from where `pose` puts
+    /// it, as glTF players and Blender compose the written channels.
+    pub max_position_error: f32,
     /// Every measured error is within its tolerance.
     pub within_tolerance: bool,
-    /// Some interval at the sampling floor (1 ms) still left the share of the tolerance
-    /// sampling keeps to (half of it): the clip changes faster than keys a millisecond apart
+    /// Some interval at the sampling floor (25 µs) still left the share of the tolerance
+    /// sampling keeps to (half of it): the clip changes faster than keys 25 µs apart
     /// can follow there (a jump, or a spin). The measured errors say whether that matters.
     pub floor_reached: bool,
     /// Where the largest error relative to its tolerance was.
@@ -82,7 +89,7 @@ impl ClipReport {
     /// Why a clip is not within its tolerance, for the console.
     pub fn tolerance_note(&self) -> String {
         let why = if self.floor_reached {
-            "it changes faster than keys 1 ms apart can follow"
+            "it changes faster than keys 25 µs apart can follow"
         } else {
             "between the checked points"
         };
@@ -97,7 +104,7 @@ impl ClipReport {
     /// The one line the command prints for a clip.
     pub fn summary(&self) -> String {
         let mut line = format!(
-            "{}: {} channels, {} -> {} keys, max error {:.2e} rad, {:.2e} translation, {:.2e} scale, {:.2e} weight",
+            "{}: {} channels, {} -> {} keys, max error {:.2e} rad, {:.2e} translation, {:.2e} scale, {:.2e} weight, {:.2e} position",
             self.name,
             self.channels,
             self.keys_in,
@@ -105,7 +112,8 @@ impl ClipReport {
             self.max_rotation_error_rad,
             self.max_translation_error,
             self.max_scale_error,
-            self.max_weight_error
+            self.max_weight_error,
+            self.max_position_error
         );
         if !self.dropped.is_empty() {
             line.push_str(&format!(", {} bindings dropped", self.dropped.len()));
