@@ -77,6 +77,14 @@ impl Body {
         distance(p, self.centre) <= self.radius
     }
 
+    /// Per joint, in one posed frame (`points`: every joint's world position, in any space
+    /// the rest pose's distances hold in): true for the body's joints, and for the others
+    /// that lie within [`Body::radius`] of the body's centre in that frame. What is measured
+    /// against the body's size: not a socket a clip parks far away.
+    pub fn near(&self, points: &[[f64; 3]]) -> Vec<bool> {
+        near_body(&self.joints, self.radius, points)
+    }
+
     /// Per joint: the largest distance at rest (rig units) from it to itself or any
     /// joint below it that lies near the body: how far a turn of the joint moves the
     /// character's points. 0 for a joint with nothing near the body at or below it.
@@ -100,6 +108,22 @@ impl Body {
         }
         reach.iter().map(|&r| r as f32).collect()
     }
+}
+
+/// [`Body::near`] from the body's joints (`in_body`) and radius.
+pub fn near_body(in_body: &[bool], radius: f64, points: &[[f64; 3]]) -> Vec<bool> {
+    let body: Vec<[f32; 3]> = points
+        .iter()
+        .zip(in_body)
+        .filter(|(_, b)| **b)
+        .map(|(p, _)| p.map(|c| c as f32))
+        .collect();
+    let centre = median_centre(&body).unwrap_or([0.0; 3]).map(f64::from);
+    points
+        .iter()
+        .enumerate()
+        .map(|(j, p)| in_body.get(j).copied().unwrap_or(false) || distance(*p, centre) <= radius)
+        .collect()
 }
 
 /// Per joint of `skeleton`: true for the human bones of `rig`.

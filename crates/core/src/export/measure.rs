@@ -231,7 +231,8 @@ impl<'a> Positions<'a> {
 
     /// Adds each joint's world distance from `frame`'s, for the body's joints and those
     /// near the body's centre in that frame (a socket parked far away is not the
-    /// character).
+    /// character). The root node is placed by its own transform, as players place the
+    /// file's root node (a legacy clip may move it).
     fn measure(&mut self, frame: &Frame, t: f32, tolerance: f32, errors: &mut Errors) {
         let parents = &self.parents;
         let compose = |locals: &[Transform], out: &mut Vec<World>| {
@@ -245,25 +246,26 @@ impl<'a> Positions<'a> {
         compose(&frame.joints, exact);
         compose(&self.gltf, gltf);
         compose(&self.blender, blender);
-        let body: Vec<[f32; 3]> = exact
-            .iter()
-            .zip(self.body)
-            .filter(|(_, b)| **b)
-            .map(|(w, _)| w.position().map(|c| c as f32))
-            .collect();
-        let centre = crate::framing::median_centre(&body)
-            .unwrap_or([0.0; 3])
-            .map(f64::from);
-        for (j, want) in exact.iter().enumerate() {
-            let want = want.position();
-            let in_body = self.body.get(j).copied().unwrap_or(false);
-            if !in_body && distance64(want, centre) > self.radius {
+        let placed = |locals: &[Transform], worlds: &[World]| -> Vec<[f64; 3]> {
+            let root = locals
+                .first()
+                .map_or(World::IDENTITY, |l| World::IDENTITY.then(l.t, l.q, l.s));
+            worlds
+                .iter()
+                .map(|w| root.transform_point(w.position()))
+                .collect()
+        };
+        let points = placed(&frame.joints, exact);
+        let played = [placed(&self.gltf, gltf), placed(&self.blender, blender)];
+        let near = crate::body::near_body(self.body, self.radius, &points);
+        for (j, (want, near)) in points.into_iter().zip(near).enumerate() {
+            if !near {
                 continue;
             }
-            let off = [&*gltf, &*blender]
+            let off = played
                 .iter()
-                .filter_map(|w| w.get(j))
-                .map(|w| distance64(w.position(), want))
+                .filter_map(|p| p.get(j))
+                .map(|p| distance64(*p, want))
                 .fold(0.0f64, f64::max);
             errors.add(j, t, Quantity::Position, off as f32, tolerance);
         }

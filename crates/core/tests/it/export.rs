@@ -683,27 +683,7 @@ fn file_matches_pose(
             let t = c.clip.length() * i as f32 / 11.0;
             let locals = poser.locals(c.clip.start + t, &PoseOptions::default());
             let world = poser.world(&locals);
-            let centre = clipscope_core::framing::median_centre(
-                &world
-                    .iter()
-                    .zip(&body.joints)
-                    .filter(|(_, b)| **b)
-                    .map(|(w, _)| w.t)
-                    .collect::<Vec<_>>(),
-            )
-            .unwrap()
-            .map(f64::from);
-            let near: Vec<bool> = world
-                .iter()
-                .zip(&body.joints)
-                .map(|(w, b)| {
-                    let d = (0..3)
-                        .map(|k| (f64::from(w.t[k]) - centre[k]).powi(2))
-                        .sum::<f64>()
-                        .sqrt();
-                    *b || d <= body.radius
-                })
-                .collect();
+            let near = body.near(&world.iter().map(|w| w.t.map(f64::from)).collect::<Vec<_>>());
             let want: Vec<[f32; 3]> = world.iter().map(|w| space::point(w.t)).collect();
             for blender in [false, true] {
                 let got = file_positions(&gltf, channels, t, blender);
