@@ -2,13 +2,17 @@
 //! animation played through Bevy's `AnimationPlayer` (seeked to 30 times per clip), and every
 //! joint and mesh node the animation moves compared with clipscope's own evaluation of the
 //! clip (mirrored into glTF's space by the export's `space` module), within the report's
-//! stated error plus 1e-5. Then the meshes: Bevy's loaded meshes have the source's vertex
+//! stated error plus 1e-5; and every joint near the body where Bevy's world puts it
+//! (`GlobalTransform`) within the export's translation tolerance, 1e-4 of the body's size
+//! (a socket parked far away is not measured). Then the meshes: Bevy's loaded meshes have the source's vertex
 //! count, skin joint count, morph target count and texture size.
 //!
 //! Cases: a generic Mecanim clip (`copy.bundle`'s quinn, and the streamed clip of
 //! `resetanimator`), the legacy clips of `duckhunted`, every shared humanoid clip baked onto
 //! `morbman`, Unity's own stepped keys (`ConstantTangents.anim` on stand-in joints), and a
-//! written legacy clip with Hermite, stepped and blend shape curves on quinn's real mesh.
+//! written legacy clip with Hermite, stepped and blend shape curves on quinn's real mesh;
+//! rigs that park weapon sockets kilometres away (a generic one, and morbman's avatar under
+//! a rotated, scaled Armature).
 
 use crate::common;
 use clipscope_authoring::fixtures::morph as morph_fixture;
@@ -30,15 +34,18 @@ use bevy::mesh::skinning::SkinnedMesh;
 use bevy::mesh::{Mesh, Mesh3d, MeshPlugin};
 use bevy::prelude::{App, Entity, MinimalPlugins, Transform};
 use bevy::transform::TransformPlugin;
+use bevy::transform::components::GlobalTransform;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
+use clipscope_core::body::Body;
 use clipscope_core::export::evaluate::{Path, angle_between, distance, max_abs_diff};
 use clipscope_core::export::{
     ClipReport, ExportClip, ExportOptions, ExportRig, Exported, Mode, clips_playing_on, export,
     space,
 };
-use clipscope_core::humanoid::PoseOptions;
+use clipscope_core::humanoid::{JointLocal, PoseOptions};
 use clipscope_core::pose::ClipPoser;
 use clipscope_core::workspace::MeshSource;
+use clipscope_core::world::World;
 use clipscope_core::{ClipData, Workspace};
 
 /// Times per clip at which Bevy's pose is compared.
@@ -260,6 +267,46 @@ impl Loaded {
         self.app.update();
     }
 
+    /// The largest distance, in Bevy's world now (`GlobalTransform`, the file's root node
+    /// placed by its own transform), of a joint near `body` from where `pose` puts it with
+    /// `locals` (mirrored, its root placed likewise). Every joint near the body must be a
+    /// spawned node.
+    fn world_off(&self, body: &Body, poser: &ClipPoser<'_>, locals: &[JointLocal]) -> f64 {
+        let world = poser.world(locals);
+        let root = World::IDENTITY.then(locals[0].t, locals[0].q, locals[0].s);
+        let points: Vec<[f64; 3]> = world
+            .iter()
+            .map(|w| root.transform_point(w.t.map(f64::from)))
+            .collect();
+        let near = body.near(&points);
+        let mut worst = 0.0f64;
+        for (j, (p, near)) in points.iter().zip(near).enumerate() {
+            if !near {
+                continue;
+            }
+            let id = self.target_of(j);
+            let entity = *self
+                .targets
+                .get(&id)
+                .unwrap_or_else(|| panic!("joint {j} is no node Bevy spawned"));
+            let got = self
+                .app
+                .world()
+                .get::<GlobalTransform>(entity)
+                .expect("a GlobalTransform")
+                .translation();
+            let want = space::point(p.map(|c| c as f32));
+            let d = (0..3)
+                .map(|k| (f64::from(got[k]) - f64::from(want[k])).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            // Bevy composes in f32: its rounding, relative to the point's size.
+            let rounding = 1e-6 * want.iter().fold(1.0f32, |m, c| m.max(c.abs()));
+            worst = worst.max((d - f64::from(rounding)).max(0.0));
+        }
+        worst
+    }
+
     /// Bevy's value of `path` on glTF node `node` now.
     fn value(&self, node: usize, path: Path) -> Vec<f32> {
         let id = self.target_of(node);
@@ -358,6 +405,8 @@ fn round_trip(
         root_motion: options.root_motion,
     };
     let units = common::translation_units(&rig.skeleton);
+    let body = Body::of(&rig.skeleton, rig.humanoid);
+    let mut worst = 0.0f64;
     let mut compared = 0;
     // A report per clip, in order (a clip that failed would have none: there is none here).
     assert_eq!(exported.report.clips.len(), clips.len(), "{name}");
@@ -396,6 +445,16 @@ fn round_trip(
             let t = length * i as f32 / (TIMES - 1) as f32;
             loaded.pose_at(nodes[index], t);
             let locals = poser.locals(c.clip.start + t, &pose);
+            let off = loaded.world_off(&body, &poser, &locals);
+            assert!(
+                off <= f64::from(exported.report.tolerance_translation) * (1.0 + 1e-3),
+                "{name} {} ({:?}) at {t}: a joint of the body is {off:.3e} from where pose \
+                 puts it in Bevy's world (tolerance {:.3e})",
+                report.name,
+                options.mode,
+                exported.report.tolerance_translation
+            );
+            worst = worst.max(off / f64::from(exported.report.rig_size));
             for &(node, path) in &channels {
                 let got = loaded.value(node, path);
                 let want: Vec<f32> = match path {
@@ -426,7 +485,11 @@ fn round_trip(
         }
     }
     assert!(compared > 0, "{name}: nothing compared");
-    eprintln!("{name} ({:?}): {compared} values compared", options.mode);
+    eprintln!(
+        "{name} ({:?}): {compared} values compared; every joint of the body within {worst:.2e} \
+         body sizes of pose in Bevy's world",
+        options.mode
+    );
     for c in &exported.report.clips {
         eprintln!("  {}", c.summary());
     }
@@ -543,6 +606,76 @@ fn every_shared_humanoid_clip_baked_onto_morbman_plays_in_bevy() {
             assert!(c.channels > 20, "{c:?}");
         }
     }
+}
+
+/// Rigs that park weapon sockets kilometres from the body, as Risk of Rain 2's do: the
+/// generic framing fixture (a socket 30 km away at rest, one its clip parks 1 km away) and
+/// morbman's avatar under a rotated, scaled Armature with sockets 1 km and 30 km away,
+/// playing every shared humanoid emote. Bevy puts every joint of the body within 1e-4 of
+/// the body's size of `pose` (checked in `round_trip`).
+#[test]
+fn rigs_with_sockets_parked_kilometres_away_play_in_bevy_within_their_bodys_size() {
+    use clipscope_authoring::fixtures::avatar as avatar_fixture;
+    use clipscope_authoring::fixtures::framing;
+    use clipscope_authoring::fixtures::humanoid as humanoid_fixture;
+    let ws = Workspace::open_bytes(
+        FsPath::new("parked.bundle"),
+        framing::bytes(),
+        &clipscope_core::OpenOptions::default(),
+    );
+    let rig = rig_index(&ws, framing::ROOT);
+    let clips = clips_playing_on(&ws, rig);
+    let (out, _) = round_trip(
+        "parked",
+        &ws,
+        &ExportRig::of(&ws.rigs[rig]),
+        &clips,
+        &ExportOptions::default(),
+        None,
+    );
+    assert!(
+        (out.report.rig_size - 2.0).abs() < 1e-4,
+        "{}",
+        out.report.rig_size
+    );
+    let (Some(m), Some(emotes)) = (
+        humanoid_fixture::morbman(),
+        open(&[
+            "binary/wetboys_plateupemotesapi/customemotespackage",
+            "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
+        ]),
+    ) else {
+        return;
+    };
+    let fixture = avatar_fixture::fixture(avatar_fixture::Case::Parked, &m.avatar, &m.skeleton);
+    let ws = Workspace::open_bytes(
+        FsPath::new("fixture.bundle"),
+        fixture.bytes,
+        &clipscope_core::OpenOptions::default(),
+    );
+    let rig = rig_index(&ws, avatar_fixture::RIG_NAME);
+    let clips: Vec<ExportClip<'_>> = emotes
+        .clips
+        .iter()
+        .filter_map(|e| {
+            Some(ExportClip {
+                at: e.at,
+                clip: e.data.as_ref().ok()?,
+            })
+        })
+        .filter(|c| clipscope_core::humanoid::ClipMuscles::new(c.clip).is_humanoid())
+        .collect();
+    assert_eq!(clips.len(), 4);
+    let (out, _) = round_trip(
+        "parked humanoid",
+        &ws,
+        &ExportRig::of(&ws.rigs[rig]),
+        &clips,
+        &ExportOptions::default(),
+        None,
+    );
+    // The human bones' size, not the sockets' 30 km.
+    assert!(out.report.rig_size < 2.0, "{}", out.report.rig_size);
 }
 
 #[test]

@@ -18,6 +18,7 @@ mod document;
 pub mod evaluate;
 mod file;
 mod glb;
+mod hold;
 mod material;
 mod measure;
 mod mesh;
@@ -266,25 +267,18 @@ pub fn export(
     report.tolerance_translation = tolerance.translation;
     report.tolerance_other = tolerance.other;
     let mut names: HashSet<String> = HashSet::new();
+    // Per clip, in order: its animation, or its report when nothing was written.
+    let mut slots: Vec<Result<Animation, ClipReport>> = Vec::new();
     for c in clips {
-        match export_clip(
-            &mut doc,
-            rig,
-            c,
-            options,
-            &tolerance,
-            &meshes.morphs,
-            &mut names,
-        ) {
-            Ok(Some(clip_report)) => {
-                if !clip_report.within_tolerance {
-                    report.warnings.push(format!(
-                        "clip {}: {}",
-                        clip_report.name,
-                        clip_report.tolerance_note()
-                    ));
+        match export_clip(rig, c, options, &tolerance, &meshes.morphs, &mut names) {
+            Ok(Some(animation)) => {
+                let r = &animation.report;
+                if !r.within_tolerance {
+                    report
+                        .warnings
+                        .push(format!("clip {}: {}", r.name, r.tolerance_note()));
                 }
-                report.clips.push(clip_report)
+                slots.push(Ok(animation));
             }
             Ok(None) => {
                 report.warnings.push(format!(
@@ -292,15 +286,42 @@ pub fn export(
                     c.clip.name
                 ));
                 let bound = bindings::bind(c.clip, skeleton, None, &meshes.morphs);
-                report.clips.push(ClipReport {
+                slots.push(Err(ClipReport {
                     name: c.clip.name.clone(),
                     dropped: bound.dropped,
                     ..ClipReport::default()
-                });
+                }));
             }
             Err(e) => report
                 .warnings
                 .push(format!("clip {}: {e}; skipped", c.clip.name)),
+        }
+    }
+    // Every animation keys what any of them moves: a player switching animations leaves a
+    // joint where the last one put it.
+    let rest: Vec<source::Transform> = skeleton
+        .joints
+        .iter()
+        .map(|j| source::Transform::of(&JointLocal::rest(j)))
+        .collect();
+    let moved: Vec<&[Channel]> = slots
+        .iter()
+        .filter_map(|s| s.as_ref().ok())
+        .map(|a| a.channels.as_slice())
+        .collect();
+    let mut held = hold::held_channels(&moved, &rest, &meshes.morphs).into_iter();
+    for slot in slots {
+        match slot {
+            Ok(mut a) => {
+                let held = held.next().unwrap_or_default();
+                a.report.held_channels = held.len();
+                a.report.channels += held.len();
+                a.report.keys_out += held.iter().map(|c| c.keys.times.len()).sum::<usize>();
+                a.channels.extend(held);
+                animation::add_animation(&mut doc, &a.report.name, &a.info, &a.channels);
+                report.clips.push(a.report);
+            }
+            Err(r) => report.clips.push(r),
         }
     }
     let glb = doc
@@ -328,15 +349,22 @@ fn path_name(path: Path) -> &'static str {
     }
 }
 
+/// One clip's animation, before it is written: its report, the facts for its `extras` and
+/// its channels.
+struct Animation {
+    report: ClipReport,
+    info: serde_json::Value,
+    channels: Vec<Channel>,
+}
+
 fn export_clip(
-    doc: &mut Document,
     rig: &ExportRig<'_>,
     c: &ExportClip<'_>,
     options: &ExportOptions,
     tolerance: &Tolerance,
     morphs: &[bindings::MorphNode],
     names: &mut HashSet<String>,
-) -> Result<Option<ClipReport>, channels::ChannelError> {
+) -> Result<Option<Animation>, channels::ChannelError> {
     let clip = c.clip;
     let skeleton: &Skeleton = &rig.skeleton;
     let muscles = ClipMuscles::new(clip).is_humanoid();
@@ -368,14 +396,14 @@ fn export_clip(
         "unity_clip": clip.name, "unity_path_id": c.at.path_id,
         "start": clip.start, "stop": clip.stop, "wrap": clip.wrap_mode().name(),
     });
-    animation::add_animation(doc, &name, &info, &channels);
     let joint_path = |j: usize| match skeleton.path_label(j) {
         label if label.is_empty() && j == 0 => "(root)".to_string(),
         label => label,
     };
-    Ok(Some(ClipReport {
+    let report = ClipReport {
         name,
         channels: channels.len(),
+        held_channels: 0,
         keys_in: keys_in(clip, &bound.used_curves),
         keys_out: channels.iter().map(|c| c.keys.times.len()).sum(),
         max_rotation_error_rad: errors.rotation,
@@ -395,6 +423,11 @@ fn export_clip(
             .into(),
         }),
         dropped: bound.dropped.clone(),
+    };
+    Ok(Some(Animation {
+        report,
+        info,
+        channels,
     }))
 }
 

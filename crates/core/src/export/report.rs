@@ -37,8 +37,12 @@ pub struct ClipReport {
     /// The glTF animation's name (the clip's, made unique).
     pub name: String,
     /// Channels written (0: nothing in the clip moves the rig, and no animation was
-    /// written for it).
+    /// written for it), the held ones included.
     pub channels: usize,
+    /// Of those, channels that hold a rest value: what another clip of the file moves and
+    /// this one does not (a player switching animations would leave it where the other
+    /// clip put it).
+    pub held_channels: usize,
     /// Keys (or dense samples) of the source curves the channels carry.
     pub keys_in: usize,
     /// Keys written over all channels.
