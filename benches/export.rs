@@ -1,8 +1,8 @@
 //! glTF export speed (`cargo bench --bench export`): a humanoid character (morbman) with a
 //! dozen humanoid clips baked onto it, and a generic rig (duckhunted's) with a 60-second
 //! legacy clip, in linear mode with meshes. Prints clip-seconds exported a second (goal: at
-//! least 100 for a humanoid rig on one core; export runs on one thread) and the time of
-//! opening the same files as `list` does, next to it.
+//! least 100 for a humanoid rig; clips are exported on every core) and the time of opening
+//! the same files as `list` does, next to it.
 //!
 //! Needs `../shared/data`.
 

@@ -34,9 +34,10 @@ pub struct CheckArgs {
     /// that does not decode). Notes never fail.
     #[arg(long)]
     strict: bool,
-    /// A position seam or step is a problem above this fraction of the rig's size (the
-    /// height of its rest-pose bounds, 1 unit without a rig); a linear speed jump above 50
-    /// times this per second.
+    /// A position seam or step is a problem above this fraction of the rig's size (its
+    /// body's largest extent at rest: a humanoid's human bones, else its joints less
+    /// sockets parked far away; 1 unit without a rig); a linear speed jump above 50 times
+    /// this per second.
     #[arg(long, value_name = "FRACTION", default_value_t = 0.005, value_parser = non_negative)]
     seam_position: f32,
     /// A rotation seam or step is a problem above this angle; an angular speed jump above

@@ -39,11 +39,15 @@ pub struct ExportArgs {
     #[arg(long)]
     fps: Option<f32>,
     /// Rotation tolerance of the written path in radians, under slerp (glTF, Bevy,
-    /// three.js) and Blender's per-component interpolation alike.
+    /// three.js) and Blender's per-component interpolation alike: the most any joint may
+    /// turn off. A joint whose turn would move the body below it farther than the
+    /// translation tolerance is sampled tighter.
     #[arg(long, default_value_t = 1e-3)]
     tolerance_rad: f32,
-    /// Translation tolerance as a fraction of the rig's size (the largest extent of the
-    /// middle 90% of its joints at rest); also the tolerance of scales and blend shape weights.
+    /// Translation tolerance as a fraction of the rig's size (the largest extent of its body
+    /// at rest: a humanoid's human bones, else its joints less sockets parked far away),
+    /// for every translation channel and every joint's world position near the body; also
+    /// the tolerance of scales and blend shape weights.
     #[arg(long, default_value_t = 1e-4)]
     tolerance_size: f32,
     /// Leave the meshes (and materials and textures) out.
