@@ -330,6 +330,38 @@ pub fn write_rig_controller_bundle(
     bundle: &Bundle,
     controller: &AnimatorController,
 ) -> Result<Vec<u8>, AuthoringError> {
-    let serialized = write_serialized_with(bundle, &version(bundle.target), Some(controller))?;
+    write_rig_controllers_bundle(bundle, controller, &[])
+}
+
+/// [`write_rig_controller_bundle`] with `overrides` after the controller (its path id + 1,
+/// + 2, …): their `m_Controller` may point at the controller's path id.
+pub fn write_rig_controllers_bundle(
+    bundle: &Bundle,
+    controller: &AnimatorController,
+    overrides: &[AnimatorOverrideController],
+) -> Result<Vec<u8>, AuthoringError> {
+    let serialized =
+        write_serialized_with(bundle, &version(bundle.target), Some(controller), overrides)?;
     bundle_of(bundle, serialized)
+}
+
+/// Unity's `AnimatorOverrideController` (class 221), field for field as its type tree names
+/// them: a base controller (`m_Controller`) with some clips replaced.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnimatorOverrideController {
+    pub m_Name: String,
+    pub m_Controller: PPtr,
+    pub m_Clips: Vec<AnimationClipOverride>,
+}
+
+impl ClassIdType for AnimatorOverrideController {
+    const CLASS_ID: ClassId = ClassId::AnimatorOverrideController;
+}
+
+/// Unity's `AnimationClipOverride`: an original clip of the base and the clip that plays
+/// instead (a null PPtr: the original plays).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnimationClipOverride {
+    pub m_OriginalClip: PPtr,
+    pub m_OverrideClip: PPtr,
 }

@@ -88,6 +88,23 @@ pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
     write_rig_controller_bundle(&bundle, &controller())
 }
 
+/// [`locomotion_bytes`] with override controllers after the controller: `overrides` is
+/// given the controller's PPtr and returns them. The clips are `PPtr::local(1)` (`Idle`),
+/// 2 (`Walk`) and 3 (`Run`).
+pub fn with_overrides(
+    overrides: impl Fn(PPtr) -> Vec<AnimatorOverrideController>,
+) -> Result<Vec<u8>, AuthoringError> {
+    let mut bundle = Bundle::new(UnityTarget::Unity2020);
+    bundle.clips = GAITS.iter().map(clip).collect();
+    bundle.rig = Some(RigSpec {
+        joints: crate::demo::rig_joints(),
+        component: RigComponent::Animator,
+        renderers: Vec::new(),
+    });
+    let base = PPtr::local(crate::next_free_path_id(&bundle));
+    write_rig_controllers_bundle(&bundle, &controller(), &overrides(base))
+}
+
 /// A rotation of `degrees` about X as Unity's (x, y, z, w).
 fn pitch(degrees: f32) -> [f32; 4] {
     let half = degrees.to_radians() / 2.0;

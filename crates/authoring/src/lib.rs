@@ -132,15 +132,17 @@ fn bundle_of(bundle: &Bundle, serialized: Vec<u8>) -> Result<Vec<u8>, AuthoringE
 /// Writes `bundle` as a bare serialized file (what a bundle's `CAB-…` entry holds, or a
 /// `.assets` file); [`Bundle::compression`] does not apply.
 pub fn write_serialized(bundle: &Bundle) -> Result<Vec<u8>, AuthoringError> {
-    write_serialized_with(bundle, &version(bundle.target), None)
+    write_serialized_with(bundle, &version(bundle.target), None, &[])
 }
 
 /// [`write_serialized`] with `version` in the header and choosing the type trees.
-/// `controller`, when given, goes after everything else (the next free path id).
+/// `controller`, when given, goes after everything else (the next free path id), and
+/// `overrides` after it.
 fn write_serialized_with(
     bundle: &Bundle,
     version: &UnityVersion,
     controller: Option<&controller::AnimatorController>,
+    overrides: &[controller::AnimatorOverrideController],
 ) -> Result<Vec<u8>, AuthoringError> {
     let target = bundle.target;
     let version = version.clone();
@@ -165,6 +167,9 @@ fn write_serialized_with(
     if let Some(c) = controller {
         file.add_object_at(ids.next_free(bundle), c)?;
     }
+    for (i, o) in overrides.iter().enumerate() {
+        file.add_object_at(ids.next_free(bundle) + 1 + i as PathId, o)?;
+    }
     Ok(file.write_vec()?)
 }
 
@@ -185,7 +190,7 @@ pub fn write_serialized_as(bundle: &Bundle, written: &str) -> Result<Vec<u8>, Au
     let version: UnityVersion = placeholder
         .parse()
         .map_err(|_| AuthoringError::VersionText(written.to_owned()))?;
-    let mut bytes = write_serialized_with(bundle, &version, None)?;
+    let mut bytes = write_serialized_with(bundle, &version, None, &[])?;
     let needle = [placeholder.as_bytes(), b"\0"].concat();
     let at = bytes
         .windows(needle.len())
@@ -362,6 +367,11 @@ impl PathIds {
 }
 
 /// The path ids of [`Bundle::behaviours`]`[index]`: (its MonoScript, its MonoBehaviour).
+/// The path id the next object after `bundle`'s own gets (a controller written with it).
+pub fn next_free_path_id(bundle: &Bundle) -> PathId {
+    PathIds::new(bundle).next_free(bundle)
+}
+
 pub fn behaviour_path_ids(index: usize) -> (PathId, PathId) {
     let script = 1_000_000 + 2 * index as PathId;
     (script, script + 1)

@@ -39,6 +39,8 @@ enum RigLinks {
 pub(super) struct Builder {
     pub(super) ws: Workspace,
     controllers: Vec<ControllerLinks>,
+    /// Override controllers: (index in the workspace's controllers, base, clip pairs).
+    pub(super) overrides: Vec<super::overrides::OverrideLinks>,
     rigs: Vec<RigLinks>,
     /// Every loaded clip and controller, which text files' links may name.
     pub(super) known: HashSet<ObjectRef>,
@@ -81,6 +83,7 @@ impl Builder {
             c.clips = found.into_iter().flatten().collect();
         }
         self.resolve_models();
+        self.resolve_overrides();
         let rigs = std::mem::take(&mut self.rigs);
         for (index, links) in rigs.into_iter().enumerate() {
             match links {
@@ -110,6 +113,13 @@ impl Builder {
             if let Some(c) = self.found(f, &found) {
                 self.controllers
                     .push(ControllerLinks::Binary(c.clips.clone()));
+                if let Some((base, pairs)) = &c.overrides {
+                    self.overrides.push(super::overrides::OverrideLinks {
+                        index: self.ws.controllers.len(),
+                        base: *base,
+                        pairs: pairs.clone(),
+                    });
+                }
                 self.ws.controllers.push(ControllerEntry {
                     at: ObjectRef {
                         file: f,

@@ -17,6 +17,7 @@ mod hierarchy;
 mod linked;
 mod merge;
 mod objects;
+mod overrides;
 mod renderers;
 mod resolve;
 mod scene;

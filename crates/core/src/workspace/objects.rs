@@ -135,6 +135,10 @@ pub(super) struct ControllerFound {
     pub name: String,
     pub clips: Vec<PPtr>,
     pub model: Result<crate::animator::Controller, String>,
+    /// An override controller's base controller and its (original, override) clip pairs
+    /// whose override is set: its model is the base's with those clips replaced, once every
+    /// file is read.
+    pub overrides: Option<(PPtr, Vec<(PPtr, PPtr)>)>,
 }
 
 /// A controller's name, clips and model.
@@ -150,6 +154,7 @@ pub(super) fn read_controller(
             name: c.m_Name.clone(),
             clips: super::controller_clips(&c),
             model: crate::animator::read_built(file, info).map_err(|e| e.to_string()),
+            overrides: None,
         });
     }
     file.read::<AnimatorOverrideController>(info)
@@ -165,13 +170,19 @@ pub(super) fn read_controller(
                     }
                 })
                 .collect();
+            let pairs = c
+                .m_Clips
+                .iter()
+                .filter(|p| !p.m_OverrideClip.is_null())
+                .map(|p| (p.m_OriginalClip, p.m_OverrideClip))
+                .collect();
             ControllerFound {
                 name: c.m_Name,
                 clips,
                 model: Err(
-                    "an AnimatorOverrideController: its state machine is its base controller's"
-                        .into(),
+                    "an AnimatorOverrideController whose base controller was not found".into(),
                 ),
+                overrides: Some((c.m_Controller, pairs)),
             }
         })
         .map_err(|e| e.to_string())

@@ -304,6 +304,11 @@ impl Builder {
             )?,
             ClipSource::Missing(_) => return None,
         };
+        self.resolved_clip(at)
+    }
+
+    /// What a controller's leaf needs of the loaded clip at `at`.
+    pub(super) fn resolved_clip(&self, at: ObjectRef) -> Option<ResolvedClip> {
         let entry = self.ws.clip(at)?;
         let (start, length, looping, cycle_offset) = match &entry.data {
             Ok(d) => (d.start, d.stop - d.start, d.loop_time, d.cycle_offset),

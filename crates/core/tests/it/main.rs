@@ -11,6 +11,7 @@ mod animator_cases;
 mod animator_files;
 mod animator_fixture;
 mod animator_humanoid;
+mod animator_override;
 mod animator_text_built;
 mod animator_text_mask;
 mod animator_zero_length;

@@ -1,0 +1,138 @@
+//! Override controllers (`AnimatorOverrideController`, class 221): a base controller's
+//! state machine with some of its clips replaced. Once every file is read, each one's model
+//! is its base controller's (found through `m_Controller`, in any loaded file), every leaf
+//! that plays an overridden original clip playing the override instead: its name, length,
+//! loop and cycle offset (so its states last as the override does, as in Unity).
+
+use std::collections::HashMap;
+
+use super::merge::Builder;
+use super::{ObjectRef, PPtr};
+use crate::animator::model::ClipSource;
+
+/// An override controller still to resolve.
+pub(super) struct OverrideLinks {
+    /// Its index in the workspace's controllers.
+    pub index: usize,
+    /// `m_Controller`: the base controller (or another override controller).
+    pub base: PPtr,
+    /// `m_Clips` whose override is set: (original, override).
+    pub pairs: Vec<(PPtr, PPtr)>,
+}
+
+/// How many override controllers may stack on one base (an override of an override).
+const MAX_DEPTH: usize = 8;
+
+impl Builder {
+    /// Gives every override controller its base's model with its clips replaced; one whose
+    /// base is not loaded, not decoded or an override chain that loops keeps an error that
+    /// says so.
+    pub(super) fn resolve_overrides(&mut self) {
+        let mut pending = std::mem::take(&mut self.overrides);
+        // An override of an override waits for its base: at most MAX_DEPTH rounds.
+        for _ in 0..MAX_DEPTH {
+            let before = pending.len();
+            let waiting: Vec<usize> = pending.iter().map(|o| o.index).collect();
+            pending.retain(|o| !self.resolve_override(o, &waiting));
+            if pending.len() == before || pending.is_empty() {
+                break;
+            }
+        }
+        for o in pending {
+            let name = self.ws.controllers[o.index].name.clone();
+            let from = self.ws.controllers[o.index].at.file;
+            let why = match self.base_index(from, o.base) {
+                Some(_) => "its base controller is an override controller whose chain does not end (or is deeper than 8)".to_string(),
+                None => self.missing_base(from, o.base),
+            };
+            self.ws
+                .warnings
+                .push(format!("override controller {name:?}: {why}"));
+            self.ws.controllers[o.index].model = Err(why);
+        }
+    }
+
+    /// Resolves one override controller unless its base is among `waiting` (itself an
+    /// override not resolved yet). True when it is done (resolved, or failed for good).
+    fn resolve_override(&mut self, o: &OverrideLinks, waiting: &[usize]) -> bool {
+        let from = self.ws.controllers[o.index].at.file;
+        let Some(base) = self.base_index(from, o.base) else {
+            return false;
+        };
+        if base == o.index || waiting.contains(&base) {
+            return false;
+        }
+        let model = match &self.ws.controllers[base].model {
+            Ok(model) => model.clone(),
+            Err(e) => {
+                let why = format!(
+                    "its base controller {:?} was not decoded: {e}",
+                    self.ws.controllers[base].name
+                );
+                self.ws.controllers[o.index].model = Err(why);
+                return true;
+            }
+        };
+        // (original, override) as loaded clips; an override that is not loaded leaves the
+        // original playing, with a warning.
+        let mut replace: HashMap<ObjectRef, (ObjectRef, PPtr)> = HashMap::new();
+        for &(original, with) in &o.pairs {
+            let Some(original_at) = self.ws.resolve(from, original) else {
+                continue;
+            };
+            match self.ws.resolve(from, with).filter(|at| self.ws.clip(*at).is_some()) {
+                Some(at) => {
+                    replace.insert(original_at, (at, with));
+                }
+                None => self.ws.warnings.push(format!(
+                    "override controller {:?}: its override clip (file {}, path id {}) is not loaded; the original plays",
+                    self.ws.controllers[o.index].name, with.m_FileID.0, with.m_PathID.0
+                )),
+            }
+        }
+        let mut model = model;
+        model.name.clone_from(&self.ws.controllers[o.index].name);
+        model.visit_clips_mut(&mut |leaf| {
+            let Some(resolved) = &leaf.resolved else {
+                return;
+            };
+            let at = ObjectRef {
+                file: resolved.file,
+                path_id: resolved.path_id,
+            };
+            if let Some(&(with_at, with)) = replace.get(&at) {
+                leaf.resolved = self.resolved_clip(with_at);
+                leaf.source = ClipSource::Binary {
+                    file_id: with.m_FileID.0,
+                    path_id: with.m_PathID.0,
+                };
+            }
+        });
+        self.ws.controllers[o.index].model = Ok(model);
+        true
+    }
+
+    /// The loaded controller `base` names from file `from`.
+    fn base_index(&self, from: usize, base: PPtr) -> Option<usize> {
+        let at = self.ws.resolve(from, base)?;
+        self.ws.controllers.iter().position(|c| c.at == at)
+    }
+
+    /// Why an override controller's base is not there.
+    fn missing_base(&self, from: usize, base: PPtr) -> String {
+        if base.is_null() {
+            return "it names no base controller".into();
+        }
+        match self.ws.resolve(from, base) {
+            Some(at) => format!(
+                "its base controller (file {}, path id {}) is not a loaded AnimatorController",
+                self.ws.files[at.file].location(),
+                at.path_id
+            ),
+            None => format!(
+                "its base controller (file {}, path id {}) is in a file that was not opened: open it too",
+                base.m_FileID.0, base.m_PathID.0
+            ),
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Override controllers (`AnimatorOverrideController`, class 221), written byte by byte as
+//! Unity 2020.3 builds them next to the demo's `Locomotion` controller: `Faster` replaces
+//! `Idle` with `Walk` and `Walk` with `Run`. Its model is the base's state machine playing
+//! the overrides (names, lengths, so state lengths too); one without a base says so.
+
+use clipscope_authoring::controller::{AnimationClipOverride, AnimatorOverrideController};
+use clipscope_authoring::demo_controller::with_overrides;
+use clipscope_core::animator::{json, script};
+use clipscope_core::{OpenOptions, Workspace};
+use rabex::objects::PPtr;
+
+/// The demo bundle with `Faster` over `Locomotion`, and `Orphan`, which names no base.
+fn workspace() -> Workspace {
+    let bytes = with_overrides(|base| {
+        let pair = |original: i64, with: i64| AnimationClipOverride {
+            m_OriginalClip: PPtr::local(original),
+            m_OverrideClip: PPtr::local(with),
+        };
+        vec![
+            AnimatorOverrideController {
+                m_Name: "Faster".into(),
+                m_Controller: base,
+                // Idle → Walk, Walk → Run, Run kept (a null override).
+                m_Clips: vec![pair(1, 2), pair(2, 3), pair(3, 0)],
+            },
+            AnimatorOverrideController {
+                m_Name: "Orphan".into(),
+                m_Controller: PPtr::local(0),
+                m_Clips: vec![pair(1, 3)],
+            },
+        ]
+    })
+    .expect("the fixture writes");
+    Workspace::open_bytes(
+        std::path::Path::new("override.bundle"),
+        bytes,
+        &OpenOptions::default(),
+    )
+}
+
+/// Every leaf's clip name, state by state, in the controller's JSON.
+fn leaves(model: &serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let states = model["layers"][0]["state_machine"]["states"]
+        .as_array()
+        .expect("states");
+    states
+        .iter()
+        .map(|s| {
+            let motion = &s["motion"];
+            let clips = match motion["children"].as_array() {
+                Some(children) => children
+                    .iter()
+                    .map(|c| c["motion"]["clip"].as_str().unwrap_or("?").to_string())
+                    .collect(),
+                None => vec![motion["clip"].as_str().unwrap_or("?").to_string()],
+            };
+            (s["name"].as_str().unwrap_or("?").to_string(), clips)
+        })
+        .collect()
+}
+
+#[test]
+fn an_override_controller_plays_its_base_with_the_clips_replaced() {
+    let ws = workspace();
+    assert!(ws.errors.is_empty(), "{:?}", ws.errors);
+    let find = |name: &str| {
+        ws.controllers
+            .iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("controller {name}"))
+    };
+    let base = find("Locomotion");
+    let faster = find("Faster");
+    let base_model = base.model.as_ref().expect("the base decodes");
+    let model = faster.model.as_ref().expect("the override plays its base");
+    assert_eq!(model.name, "Faster");
+    let base_json = json::controller(base_model, "override.bundle", base.at.path_id);
+    let json = json::controller(model, "override.bundle", faster.at.path_id);
+    let want = |pairs: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        pairs
+            .iter()
+            .map(|(s, c)| (s.to_string(), c.iter().map(|c| c.to_string()).collect()))
+            .collect()
+    };
+    assert_eq!(
+        leaves(&base_json),
+        want(&[
+            ("Idle", &["Idle"]),
+            ("Move", &["Walk", "Run"]),
+            ("Wave", &["Walk"])
+        ])
+    );
+    assert_eq!(
+        leaves(&json),
+        want(&[
+            ("Idle", &["Walk"]),
+            ("Move", &["Run", "Run"]),
+            ("Wave", &["Run"])
+        ])
+    );
+    // Its clips: the base's, through the overrides.
+    let names: Vec<&str> = faster
+        .clips
+        .iter()
+        .map(|at| ws.clip(*at).expect("loaded").name.as_str())
+        .collect();
+    assert_eq!(names, ["Walk", "Run", "Run"]);
+
+    // Playing: the Idle state lasts its clip, 2 s on the base and 1 s (Walk) on the override.
+    for (model, length) in [(base_model, 2.0), (model, 1.0)] {
+        let (frames, warnings) = script::run(model, &[], 30.0, &[0.5]);
+        assert!(warnings.is_empty(), "{warnings:?}");
+        let state = &frames[0].layers[0].states[0];
+        assert!(
+            (state.length - length).abs() < 1e-6,
+            "{}: {}",
+            model.name,
+            state.length
+        );
+        let leaf = &state.leaves[0];
+        assert_eq!(
+            leaf.clip.as_deref(),
+            Some(if length == 2.0 { "Idle" } else { "Walk" })
+        );
+        // 0.5 s into a looping clip of that length.
+        assert!((leaf.clip_time - 0.5).abs() < 1e-6, "{leaf:?}");
+    }
+}
+
+#[test]
+fn an_override_controller_without_a_base_says_so() {
+    let ws = workspace();
+    let orphan = ws
+        .controllers
+        .iter()
+        .find(|c| c.name == "Orphan")
+        .expect("listed");
+    let why = orphan.model.as_ref().expect_err("no model");
+    assert!(why.contains("names no base controller"), "{why}");
+    assert!(
+        ws.warnings
+            .iter()
+            .any(|w| w.contains("Orphan") && w.contains("names no base controller")),
+        "{:?}",
+        ws.warnings
+    );
+}
