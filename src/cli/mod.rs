@@ -67,7 +67,9 @@ enum Command {
     /// compared with the built clip: the console line and --report give the measured error.
     /// Controllers go to DIR/<source file name>/<controller>.controller, bringing the clips
     /// they play (written beside them) and their layers' masks (.mask files); names their
-    /// string table lacks stay in hex and are reported.
+    /// string table lacks stay in hex and are reported. Override controllers go to
+    /// <name>.overrideController, naming their base controller (written too) and the clips
+    /// they replace by guid.
     /// Exit 0 when every asked-for file is written, 1 when some are not.
     Unity(unity::UnityArgs),
     /// Open files or folders in the viewer (drop more onto its window).

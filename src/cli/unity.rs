@@ -1,6 +1,7 @@
-//! `clipscope unity`: built clips back into Unity's text `.anim` files and controllers into
-//! `.controller` files with their `.mask` files (each with a `.meta`), exactly, with a report
-//! of how exact each file is.
+//! `clipscope unity`: built clips back into Unity's text `.anim` files, controllers into
+//! `.controller` files with their `.mask` files and override controllers into
+//! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
+//! each file is.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -12,7 +13,8 @@ use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
-    NameBook, WriteOptions, write_anim, write_controller,
+    NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim, write_controller,
+    write_override,
 };
 use rayon::prelude::*;
 use serde_json::json;
@@ -33,7 +35,9 @@ pub struct UnityArgs {
     #[arg(long = "clip", value_name = "NAME")]
     clips: Vec<String>,
     /// An AnimatorController to write, by name (repeatable), with the clips it plays and its
-    /// layers' masks. Without --clip and --controller: every controller and every clip.
+    /// layers' masks; an AnimatorOverrideController is written as an `.overrideController`
+    /// with its base controller and the clips it replaces. Without --clip and --controller:
+    /// every controller and every clip.
     #[arg(long = "controller", value_name = "NAME")]
     controllers: Vec<String>,
     /// Also write the report (per clip: curves, keys in and out, measured max_error,
@@ -85,10 +89,18 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     // controller's references resolve in the folder it lies in; each clip is written once.
     let mut clip_folder: HashMap<ObjectRef, PathBuf> = HashMap::new();
     let mut selected: BTreeSet<ObjectRef> = clips.into_iter().collect();
-    for index in controllers {
-        let result = write_controller(&ws, index).map_err(|e| e.to_string());
+    for index in with_bases(&ws, controllers) {
         let at = ws.controllers[index].at;
-        match result.and_then(|c| save_controller(&ws, &args.output, at, c, &mut folders)) {
+        let result = if ws.controllers[index].overrides.is_some() {
+            write_override(&ws, index)
+                .map_err(|e| e.to_string())
+                .and_then(|o| save_override(&ws, &args.output, at, o, &mut folders))
+        } else {
+            write_controller(&ws, index)
+                .map_err(|e| e.to_string())
+                .and_then(|c| save_controller(&ws, &args.output, at, c, &mut folders))
+        };
+        match result {
             Ok((report, dir, played)) => {
                 controller_reports.push(report);
                 for clip in played {
@@ -240,6 +252,55 @@ fn save(
         eprintln!("warning: {}: not measured: {e}", path.display());
     }
     serde_json::to_value(&report).map_err(|e| e.to_string())
+}
+
+/// The controllers asked for and, for each override controller among them, its base
+/// (and the base's base): an `.overrideController` names its base by guid.
+fn with_bases(ws: &Workspace, controllers: Vec<usize>) -> Vec<usize> {
+    let mut set: BTreeSet<usize> = controllers.iter().copied().collect();
+    let mut stack = controllers;
+    while let Some(i) = stack.pop() {
+        let Some(o) = &ws.controllers[i].overrides else {
+            continue;
+        };
+        if let Some(base) = ws.controllers.iter().position(|c| c.at == o.base)
+            && set.insert(base)
+        {
+            stack.push(base);
+        }
+    }
+    set.into_iter().collect()
+}
+
+/// Writes one `.overrideController` and its `.meta`, printing its line; the report with
+/// `written` set, the folder, and the clips of its pairs.
+fn save_override(
+    ws: &Workspace,
+    output: &Path,
+    at: ObjectRef,
+    o: OverrideText,
+    folders: &mut UniqueNames,
+) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
+    let dir = source_folder(ws, output, at);
+    let path = write_asset(
+        &dir,
+        &o.name,
+        "overrideController",
+        &o.text,
+        &o.guid,
+        OVERRIDE_FILE_ID,
+        folders,
+    )?;
+    let mut report = o.report;
+    report.written = Some(path.display().to_string());
+    println!(
+        "wrote {}: overrides {:?}, {} clips replaced",
+        path.display(),
+        report.base,
+        report.overrides
+    );
+    let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+    Ok((value, dir, o.clips))
 }
 
 /// Writes one `.controller` and its masks (each with its `.meta`), printing its line; the

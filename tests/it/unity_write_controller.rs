@@ -972,3 +972,132 @@ fn unknown_controller_names_exit_1_and_the_rest_is_written() {
     );
     assert!(out.contains("1 clips not loaded"), "{out}");
 }
+
+/// `clipscope unity --controller Faster` on a built override controller (the demo's
+/// `Locomotion` with `Idle` → `Walk` and `Walk` → `Run`): it writes `Faster.overrideController`,
+/// its base `Locomotion.controller` (not asked for by name) and the clips, and the written
+/// override, opened alone, plays the built one's leaves; `controller --json` on the built
+/// file gives the override the base's states with the replaced clips.
+#[test]
+fn an_override_controller_is_written_with_its_base_and_plays_back() {
+    use clipscope_authoring::controller::{AnimationClipOverride, AnimatorOverrideController};
+    use clipscope_authoring::demo_controller::with_overrides;
+    use rabex::objects::PPtr;
+    let bytes = with_overrides(|base| {
+        let pair = |original: i64, with: i64| AnimationClipOverride {
+            m_OriginalClip: PPtr::local(original),
+            m_OverrideClip: PPtr::local(with),
+        };
+        vec![AnimatorOverrideController {
+            m_Name: "Faster".into(),
+            m_Controller: base,
+            m_Clips: vec![pair(1, 2), pair(2, 3), pair(3, 0)],
+        }]
+    })
+    .expect("the fixture writes");
+    let assets = temp_assets("override");
+    let bundle = assets.parent().unwrap().join("override.bundle");
+    std::fs::write(&bundle, bytes).unwrap();
+    let report = assets.parent().unwrap().join("report.json");
+    let (code, out, err) = common::clipscope(&[
+        "unity",
+        bundle.to_str().unwrap(),
+        "-o",
+        assets.to_str().unwrap(),
+        "--controller",
+        "Faster",
+        "--report",
+        report.to_str().unwrap(),
+        "--no-measure",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("Faster.overrideController: overrides \"Locomotion\", 2 clips replaced"),
+        "{out}"
+    );
+    let dir = assets.join("override.bundle");
+    let written = dir.join("Faster.overrideController");
+    for name in [
+        "Faster.overrideController.meta",
+        "Locomotion.controller",
+        "Idle.anim",
+        "Walk.anim",
+        "Run.anim",
+    ] {
+        assert!(dir.join(name).exists(), "{name}: {out}");
+    }
+    let text = std::fs::read_to_string(&written).unwrap();
+    assert!(text.starts_with("%YAML 1.1\n%TAG !u! tag:unity3d.com,2011:\n--- !u!221 &22100000\n"));
+    assert_eq!(
+        text.matches("m_OriginalClip: {fileID: 7400000, guid: ")
+            .count(),
+        2
+    );
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let reports = json["controllers"].as_array().unwrap();
+    assert!(
+        reports.iter().any(|r| r["controller"] == "Faster"
+            && r["base"] == "Locomotion"
+            && r["overrides"] == 2),
+        "{json}"
+    );
+
+    let back = Workspace::open(&[written.clone()], &OpenOptions::default());
+    let read = back
+        .controllers
+        .iter()
+        .find(|c| c.name == "Faster")
+        .expect("read back");
+    let model = read
+        .model
+        .as_ref()
+        .expect("the base is found through its guid");
+    let states: Vec<(String, Vec<String>)> = model.layers[0]
+        .state_machine
+        .all_states()
+        .iter()
+        .map(|s| {
+            let mut clips = Vec::new();
+            if let Some(m) = &s.motion {
+                m.visit_clips(&mut |c| {
+                    clips.push(c.resolved.as_ref().map_or("?".into(), |r| r.name.clone()))
+                });
+            }
+            (s.name.clone(), clips)
+        })
+        .collect();
+    let want = |s: &str, c: &[&str]| {
+        (
+            s.to_string(),
+            c.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert!(states.contains(&want("Idle", &["Walk"])), "{states:?}");
+    assert!(
+        states.contains(&want("Move", &["Run", "Run"])),
+        "{states:?}"
+    );
+    assert!(states.contains(&want("Wave", &["Run"])), "{states:?}");
+
+    // `controller --json` on the built file: the override's states play the overrides.
+    let (code, out, err) = common::clipscope(&[
+        "controller",
+        bundle.to_str().unwrap(),
+        "--name",
+        "Faster",
+        "--json",
+    ]);
+    remove(&assets);
+    std::fs::remove_file(&bundle).ok();
+    assert_eq!(code, 0, "{out}{err}");
+    let json: Value = serde_json::from_str(&out).expect("JSON");
+    let faster = json
+        .as_array()
+        .and_then(|a| a.iter().find(|c| c["name"] == "Faster"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let idle = faster["layers"][0]["state_machine"]["states"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["name"] == "Idle"))
+        .unwrap_or_else(|| panic!("{faster}"));
+    assert_eq!(idle["motion"]["clip"], "Walk", "{idle}");
+}

@@ -50,7 +50,7 @@ pub(super) fn linked_paths(
         else {
             continue;
         };
-        let controllers = contents.controllers.iter().flat_map(|c| &c.clips);
+        let controllers = contents.controllers.iter().flat_map(|c| c.links());
         let rigs = contents
             .rigs
             .iter()

@@ -114,10 +114,14 @@ impl Builder {
                 self.controllers
                     .push(ControllerLinks::Binary(c.clips.clone()));
                 if let Some((base, pairs)) = &c.overrides {
-                    self.overrides.push(super::overrides::OverrideLinks {
+                    use super::overrides::{Link, OverrideLinks};
+                    self.overrides.push(OverrideLinks {
                         index: self.ws.controllers.len(),
-                        base: *base,
-                        pairs: pairs.clone(),
+                        base: Link::Binary(*base),
+                        pairs: pairs
+                            .iter()
+                            .map(|&(a, b)| (Link::Binary(a), Link::Binary(b)))
+                            .collect(),
                     });
                 }
                 self.ws.controllers.push(ControllerEntry {
@@ -129,6 +133,7 @@ impl Builder {
                     clips: Vec::new(),
                     unresolved_clips: 0,
                     model: c.model.clone(),
+                    overrides: None,
                 });
             }
         }
@@ -277,11 +282,22 @@ impl Builder {
         for c in contents.controllers {
             let model = match models.iter().position(|(id, _)| *id == c.file_id) {
                 Some(i) => models.swap_remove(i).1,
-                None => Err(
-                    "an AnimatorOverrideController: its state machine is its base controller's"
-                        .into(),
-                ),
+                None => {
+                    Err("an AnimatorOverrideController whose base controller was not found".into())
+                }
             };
+            if let Some(o) = c.overrides {
+                use super::overrides::{Link, OverrideLinks};
+                self.overrides.push(OverrideLinks {
+                    index: self.ws.controllers.len(),
+                    base: o.base.map_or(Link::Binary(PPtr::default()), Link::Text),
+                    pairs: o
+                        .pairs
+                        .into_iter()
+                        .map(|(a, b)| (Link::Text(a), Link::Text(b)))
+                        .collect(),
+                });
+            }
             self.controllers.push(ControllerLinks::Yaml(c.clips));
             self.ws.controllers.push(ControllerEntry {
                 at: ObjectRef {
@@ -292,6 +308,7 @@ impl Builder {
                 clips: Vec::new(),
                 unresolved_clips: 0,
                 model,
+                overrides: None,
             });
         }
     }

@@ -175,8 +175,21 @@ pub struct ControllerEntry {
     pub clips: Vec<ObjectRef>,
     pub unresolved_clips: usize,
     /// The decoded controller (layers, state machines, blend trees) with its leaf clips
-    /// resolved where loaded, or why it could not be decoded.
+    /// resolved where loaded, or why it could not be decoded. An override controller's is
+    /// its base's with its clips replaced.
     pub model: Result<crate::animator::Controller, String>,
+    /// For an override controller (class 221) whose base is loaded: the base and the
+    /// replaced clips.
+    pub overrides: Option<Overrides>,
+}
+
+/// What an override controller replaces in its base controller.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overrides {
+    /// The base controller (an AnimatorController, or another override controller).
+    pub base: ObjectRef,
+    /// (original clip, the clip that plays instead), both loaded.
+    pub pairs: Vec<(ObjectRef, ObjectRef)>,
 }
 
 /// An Avatar (class 90).

@@ -7,17 +7,43 @@
 use std::collections::HashMap;
 
 use super::merge::Builder;
-use super::{ObjectRef, PPtr};
+use super::{ObjectRef, Overrides, PPtr};
 use crate::animator::model::ClipSource;
+use crate::yaml::AssetLink;
+
+/// A reference as a built or a text file stores it.
+#[derive(Clone, Debug)]
+pub(super) enum Link {
+    Binary(PPtr),
+    Text(AssetLink),
+}
+
+impl Link {
+    /// What it names, for messages.
+    fn describe(&self) -> String {
+        match self {
+            Link::Binary(p) => format!("file {}, path id {}", p.m_FileID.0, p.m_PathID.0),
+            Link::Text(l) => match (&l.guid, &l.resolved_path) {
+                (_, Some(path)) => format!("fileID {} of {}", l.file_id, path.display()),
+                (Some(guid), None) => format!("fileID {} of guid {guid}", l.file_id),
+                (None, None) => format!("fileID {}", l.file_id),
+            },
+        }
+    }
+
+    fn is_null(&self) -> bool {
+        matches!(self, Link::Binary(p) if p.is_null())
+    }
+}
 
 /// An override controller still to resolve.
 pub(super) struct OverrideLinks {
     /// Its index in the workspace's controllers.
     pub index: usize,
     /// `m_Controller`: the base controller (or another override controller).
-    pub base: PPtr,
+    pub base: Link,
     /// `m_Clips` whose override is set: (original, override).
-    pub pairs: Vec<(PPtr, PPtr)>,
+    pub pairs: Vec<(Link, Link)>,
 }
 
 /// How many override controllers may stack on one base (an override of an override).
@@ -41,9 +67,9 @@ impl Builder {
         for o in pending {
             let name = self.ws.controllers[o.index].name.clone();
             let from = self.ws.controllers[o.index].at.file;
-            let why = match self.base_index(from, o.base) {
+            let why = match self.base_index(from, &o.base) {
                 Some(_) => "its base controller is an override controller whose chain does not end (or is deeper than 8)".to_string(),
-                None => self.missing_base(from, o.base),
+                None => self.missing_base(from, &o.base),
             };
             self.ws
                 .warnings
@@ -56,7 +82,7 @@ impl Builder {
     /// override not resolved yet). True when it is done (resolved, or failed for good).
     fn resolve_override(&mut self, o: &OverrideLinks, waiting: &[usize]) -> bool {
         let from = self.ws.controllers[o.index].at.file;
-        let Some(base) = self.base_index(from, o.base) else {
+        let Some(base) = self.base_index(from, &o.base) else {
             return false;
         };
         if base == o.index || waiting.contains(&base) {
@@ -75,18 +101,21 @@ impl Builder {
         };
         // (original, override) as loaded clips; an override that is not loaded leaves the
         // original playing, with a warning.
-        let mut replace: HashMap<ObjectRef, (ObjectRef, PPtr)> = HashMap::new();
-        for &(original, with) in &o.pairs {
-            let Some(original_at) = self.ws.resolve(from, original) else {
+        let mut replace: HashMap<ObjectRef, (ObjectRef, ClipSource)> = HashMap::new();
+        let mut pairs = Vec::new();
+        for (original, with) in &o.pairs {
+            let Some(original_at) = self.target(from, original) else {
                 continue;
             };
-            match self.ws.resolve(from, with).filter(|at| self.ws.clip(*at).is_some()) {
+            match self.target(from, with).filter(|at| self.ws.clip(*at).is_some()) {
                 Some(at) => {
-                    replace.insert(original_at, (at, with));
+                    replace.insert(original_at, (at, source_of(with)));
+                    pairs.push((original_at, at));
                 }
                 None => self.ws.warnings.push(format!(
-                    "override controller {:?}: its override clip (file {}, path id {}) is not loaded; the original plays",
-                    self.ws.controllers[o.index].name, with.m_FileID.0, with.m_PathID.0
+                    "override controller {:?}: its override clip ({}) is not loaded; the original plays",
+                    self.ws.controllers[o.index].name,
+                    with.describe()
                 )),
             }
         }
@@ -100,39 +129,62 @@ impl Builder {
                 file: resolved.file,
                 path_id: resolved.path_id,
             };
-            if let Some(&(with_at, with)) = replace.get(&at) {
-                leaf.resolved = self.resolved_clip(with_at);
-                leaf.source = ClipSource::Binary {
-                    file_id: with.m_FileID.0,
-                    path_id: with.m_PathID.0,
-                };
+            if let Some((with_at, with)) = replace.get(&at) {
+                leaf.resolved = self.resolved_clip(*with_at);
+                leaf.source = with.clone();
             }
         });
-        self.ws.controllers[o.index].model = Ok(model);
+        let base = self.ws.controllers[base].at;
+        let entry = &mut self.ws.controllers[o.index];
+        entry.model = Ok(model);
+        entry.overrides = Some(Overrides { base, pairs });
         true
     }
 
+    /// The loaded object a link from file `from` names.
+    fn target(&self, from: usize, link: &Link) -> Option<ObjectRef> {
+        match link {
+            Link::Binary(p) => self.ws.resolve(from, *p),
+            Link::Text(l) => self.resolve_link(from, l),
+        }
+    }
+
     /// The loaded controller `base` names from file `from`.
-    fn base_index(&self, from: usize, base: PPtr) -> Option<usize> {
-        let at = self.ws.resolve(from, base)?;
+    fn base_index(&self, from: usize, base: &Link) -> Option<usize> {
+        let at = self.target(from, base)?;
         self.ws.controllers.iter().position(|c| c.at == at)
     }
 
     /// Why an override controller's base is not there.
-    fn missing_base(&self, from: usize, base: PPtr) -> String {
+    fn missing_base(&self, from: usize, base: &Link) -> String {
         if base.is_null() {
             return "it names no base controller".into();
         }
-        match self.ws.resolve(from, base) {
+        match self.target(from, base) {
             Some(at) => format!(
-                "its base controller (file {}, path id {}) is not a loaded AnimatorController",
+                "its base controller ({}, path id {}) is not a loaded AnimatorController",
                 self.ws.files[at.file].location(),
                 at.path_id
             ),
             None => format!(
-                "its base controller (file {}, path id {}) is in a file that was not opened: open it too",
-                base.m_FileID.0, base.m_PathID.0
+                "its base controller ({}) is in a file that was not opened: open it too",
+                base.describe()
             ),
         }
+    }
+}
+
+/// How a leaf playing the clip `link` names it.
+fn source_of(link: &Link) -> ClipSource {
+    match link {
+        Link::Binary(p) => ClipSource::Binary {
+            file_id: p.m_FileID.0,
+            path_id: p.m_PathID.0,
+        },
+        Link::Text(l) => ClipSource::Text {
+            guid: l.guid.clone(),
+            file_id: l.file_id,
+            resolved_path: l.resolved_path.clone(),
+        },
     }
 }

@@ -52,6 +52,38 @@ pub struct YamlController {
     /// 91 for an AnimatorController, 221 for an AnimatorOverrideController.
     pub class_id: i32,
     pub clips: Vec<ClipLink>,
+    /// An override controller's base and its clip pairs.
+    pub overrides: Option<TextOverride>,
+}
+
+/// What an override controller (class 221) replaces: its base controller (`m_Controller`;
+/// `None` when null) and its (original, override) clip pairs whose override is set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextOverride {
+    pub base: Option<AssetLink>,
+    pub pairs: Vec<(ClipLink, ClipLink)>,
+}
+
+impl YamlController {
+    /// Every asset link: its clips, and an override controller's base and pairs.
+    pub fn links(&self) -> impl Iterator<Item = &AssetLink> {
+        let overrides = self.overrides.iter().flat_map(|o| {
+            o.base
+                .iter()
+                .chain(o.pairs.iter().flat_map(|(a, b)| [a, b]))
+        });
+        self.clips.iter().chain(overrides)
+    }
+
+    /// [`YamlController::links`], to fill in.
+    pub fn links_mut(&mut self) -> impl Iterator<Item = &mut AssetLink> {
+        let overrides = self.overrides.iter_mut().flat_map(|o| {
+            o.base
+                .iter_mut()
+                .chain(o.pairs.iter_mut().flat_map(|(a, b)| [a, b]))
+        });
+        self.clips.iter_mut().chain(overrides)
+    }
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -104,6 +136,7 @@ struct BlendTree {
 #[serde(default)]
 struct OverrideController {
     m_Name: String,
+    m_Controller: YamlRef,
     m_Clips: Vec<OverridePair>,
 }
 
@@ -164,6 +197,16 @@ fn read_node(
         }
         class::ANIMATOR_OVERRIDE_CONTROLLER => {
             let c: OverrideController = from_body(doc, &body())?;
+            let pairs = c
+                .m_Clips
+                .iter()
+                .filter_map(|p| {
+                    Some((
+                        AssetLink::from_ref(&p.m_OriginalClip)?,
+                        AssetLink::from_ref(&p.m_OverrideClip)?,
+                    ))
+                })
+                .collect();
             let clips = c.m_Clips.into_iter().map(|p| {
                 if p.m_OverrideClip.is_null() {
                     p.m_OriginalClip
@@ -171,7 +214,12 @@ fn read_node(
                     p.m_OverrideClip
                 }
             });
-            roots.push((controller(doc, c.m_Name), clips.collect()));
+            let mut found = controller(doc, c.m_Name);
+            found.overrides = Some(TextOverride {
+                base: AssetLink::from_ref(&c.m_Controller),
+                pairs,
+            });
+            roots.push((found, clips.collect()));
             return Ok(());
         }
         STATE_MACHINE => {
@@ -202,6 +250,7 @@ fn controller(doc: &Document, mut name: String) -> YamlController {
         file_id: doc.file_id,
         class_id: doc.class_id,
         clips: Vec::new(),
+        overrides: None,
     }
 }
 

@@ -191,7 +191,7 @@ impl YamlContents {
     /// Every asset link: controllers' clips, Animators' controllers, Animation components'
     /// clips.
     fn links(&self) -> impl Iterator<Item = &AssetLink> {
-        let controllers = self.controllers.iter().flat_map(|c| &c.clips);
+        let controllers = self.controllers.iter().flat_map(|c| c.links());
         let rigs = self
             .rigs
             .iter()
@@ -202,7 +202,7 @@ impl YamlContents {
     /// Fills `resolved_path` of every link whose guid `index` knows. [`read_yaml`] does this
     /// with an index of [`search_root`]; call it again with a wider index to resolve more.
     pub fn resolve_links(&mut self, index: &GuidIndex) {
-        let controllers = self.controllers.iter_mut().flat_map(|c| &mut c.clips);
+        let controllers = self.controllers.iter_mut().flat_map(|c| c.links_mut());
         let rigs = self
             .rigs
             .iter_mut()

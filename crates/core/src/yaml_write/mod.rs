@@ -30,6 +30,7 @@ pub mod mask;
 mod measure;
 pub mod names;
 mod out;
+pub mod override_text;
 mod plan;
 mod scalar;
 pub mod script;
@@ -43,6 +44,7 @@ pub use float::f32_text;
 pub use layout::Layout;
 pub use mask::{MASK_FILE_ID, MaskReport, MaskText};
 pub use names::NameBook;
+pub use override_text::{OVERRIDE_FILE_ID, OverrideReport, OverrideText, write_override};
 pub use script::{SCRIPT_FILE_ID, ScriptReport};
 
 use crate::unity::{Int, PPtr};

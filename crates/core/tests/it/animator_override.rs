@@ -145,3 +145,99 @@ fn an_override_controller_without_a_base_says_so() {
         ws.warnings
     );
 }
+
+/// `Faster` written as Unity's `.overrideController` text beside its base `.controller` and
+/// the clips (each with its `.meta`), then opened alone: the base and the clips are found
+/// through the guids, and the override plays the same leaves as the built one.
+#[test]
+fn a_written_override_controller_reads_back_as_the_built_one_plays() {
+    use clipscope_core::yaml_write::guid::meta_text;
+    use clipscope_core::yaml_write::{
+        ANIM_FILE_ID, CONTROLLER_FILE_ID, NameBook, OVERRIDE_FILE_ID, WriteOptions, write_anim,
+        write_controller, write_override,
+    };
+    let ws = workspace();
+    let index = ws
+        .controllers
+        .iter()
+        .position(|c| c.name == "Faster")
+        .expect("Faster");
+    let dir =
+        std::env::temp_dir().join(format!("clipscope-override-{}/Assets", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str, guid: &str, file_id: i64| {
+        std::fs::write(dir.join(name), text).unwrap();
+        std::fs::write(dir.join(format!("{name}.meta")), meta_text(guid, file_id)).unwrap();
+    };
+    let o = write_override(&ws, index).expect("writes");
+    assert_eq!(
+        (o.report.base.as_str(), o.report.overrides),
+        ("Locomotion", 2)
+    );
+    assert!(
+        o.text
+            .contains("--- !u!221 &22100000\nAnimatorOverrideController:\n")
+    );
+    assert!(o.text.contains("  m_Name: Faster\n"), "{}", o.text);
+    let base = ws
+        .controllers
+        .iter()
+        .position(|c| c.at == o.base)
+        .expect("the base");
+    let c = write_controller(&ws, base).expect("the base writes");
+    let names = NameBook::build(&ws);
+    let options = WriteOptions {
+        skip_measure: true,
+        ..WriteOptions::default()
+    };
+    let mut clips = c.clips.clone();
+    clips.extend(&o.clips);
+    clips.sort_unstable_by_key(|at| at.path_id);
+    clips.dedup();
+    for at in clips {
+        let anim = write_anim(&ws, &names, at, &options).expect("clip writes");
+        write(
+            &format!("{}.anim", anim.name),
+            &anim.text,
+            &anim.guid,
+            ANIM_FILE_ID,
+        );
+    }
+    write(
+        "Locomotion.controller",
+        &c.text,
+        &c.guid,
+        CONTROLLER_FILE_ID,
+    );
+    let path = dir.join("Faster.overrideController");
+    write(
+        "Faster.overrideController",
+        &o.text,
+        &o.guid,
+        OVERRIDE_FILE_ID,
+    );
+
+    let back = Workspace::open(&[path], &OpenOptions::default());
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    let read = back
+        .controllers
+        .iter()
+        .find(|c| c.name == "Faster")
+        .expect("read back");
+    let model = read.model.as_ref().expect("its base is found and it plays");
+    let built = ws.controllers[index].model.as_ref().unwrap();
+    assert_eq!(
+        leaves(&json::controller(
+            model,
+            "Faster.overrideController",
+            OVERRIDE_FILE_ID
+        )),
+        leaves(&json::controller(built, "override.bundle", 0))
+    );
+    let overrides = read.overrides.as_ref().expect("its pairs");
+    assert_eq!(overrides.pairs.len(), 2);
+    // It plays as the built one: the Idle state lasts Walk's 1 s.
+    let (frames, _) = script::run(model, &[], 30.0, &[0.5]);
+    assert!((frames[0].layers[0].states[0].length - 1.0).abs() < 1e-6);
+    std::fs::remove_dir_all(dir.parent().unwrap()).ok();
+}
