@@ -78,6 +78,11 @@ const GAITS: [Gait; 3] = [
 /// `Demo` with an Animator (its Animator does not name the controller: the controller is
 /// the one whose clips play on it), and the controller `Locomotion` (the last path id).
 pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
+    write_rig_controller_bundle(&bundle(), &controller())
+}
+
+/// The clips and the demo rig, with an Animator.
+fn bundle() -> Bundle {
     let mut bundle = Bundle::new(UnityTarget::Unity2020);
     bundle.clips = GAITS.iter().map(clip).collect();
     bundle.rig = Some(RigSpec {
@@ -85,7 +90,7 @@ pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
         component: RigComponent::Animator,
         renderers: Vec::new(),
     });
-    write_rig_controller_bundle(&bundle, &controller())
+    bundle
 }
 
 /// [`locomotion_bytes`] with override controllers after the controller: `overrides` is
@@ -94,13 +99,7 @@ pub fn locomotion_bytes() -> Result<Vec<u8>, AuthoringError> {
 pub fn with_overrides(
     overrides: impl Fn(PPtr) -> Vec<AnimatorOverrideController>,
 ) -> Result<Vec<u8>, AuthoringError> {
-    let mut bundle = Bundle::new(UnityTarget::Unity2020);
-    bundle.clips = GAITS.iter().map(clip).collect();
-    bundle.rig = Some(RigSpec {
-        joints: crate::demo::rig_joints(),
-        component: RigComponent::Animator,
-        renderers: Vec::new(),
-    });
+    let bundle = bundle();
     let base = PPtr::local(crate::next_free_path_id(&bundle));
     write_rig_controllers_bundle(&bundle, &controller(), &overrides(base))
 }

@@ -638,33 +638,11 @@ fn rigs_with_sockets_parked_kilometres_away_play_in_bevy_within_their_bodys_size
         "{}",
         out.report.rig_size
     );
-    let (Some(m), Some(emotes)) = (
-        humanoid_fixture::morbman(),
-        open(&[
-            "binary/wetboys_plateupemotesapi/customemotespackage",
-            "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
-        ]),
-    ) else {
+    let (Some(m), Some(emotes)) = (humanoid_fixture::morbman(), humanoid_fixture::emotes()) else {
         return;
     };
-    let fixture = avatar_fixture::fixture(avatar_fixture::Case::Parked, &m.avatar, &m.skeleton);
-    let ws = Workspace::open_bytes(
-        FsPath::new("fixture.bundle"),
-        fixture.bytes,
-        &clipscope_core::OpenOptions::default(),
-    );
-    let rig = rig_index(&ws, avatar_fixture::RIG_NAME);
-    let clips: Vec<ExportClip<'_>> = emotes
-        .clips
-        .iter()
-        .filter_map(|e| {
-            Some(ExportClip {
-                at: e.at,
-                clip: e.data.as_ref().ok()?,
-            })
-        })
-        .filter(|c| clipscope_core::humanoid::ClipMuscles::new(c.clip).is_humanoid())
-        .collect();
+    let (ws, rig) = avatar_fixture::open(avatar_fixture::Case::Parked, &m.avatar, &m.skeleton);
+    let clips = humanoid_fixture::humanoid_export_clips(&emotes);
     assert_eq!(clips.len(), 4);
     let (out, _) = round_trip(
         "parked humanoid",

@@ -13,7 +13,7 @@ use super::mask::{MASK_FILE_ID, MaskReport, MaskText, mask_text};
 use super::{ANIM_FILE_ID, WriteError, guid, object_guid, source_key};
 use crate::animator::model::{ClipMotion, ClipSource, Controller};
 use crate::unity::{Int, PPtr};
-use crate::workspace::{ObjectRef, Workspace};
+use crate::workspace::{ControllerEntry, ObjectRef, Workspace};
 
 /// What was written for one controller (the `--report` entry).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -58,8 +58,11 @@ pub struct ControllerText {
 /// What a build does not keep and the text writes at Unity's defaults.
 const DEFAULTED: &str = "graph positions on a grid";
 
-/// The decoded model of controller `index` (into [`Workspace::controllers`]).
-fn model(ws: &Workspace, index: usize) -> Result<(&Controller, ObjectRef, String), WriteError> {
+/// Controller `index` (into [`Workspace::controllers`]) and where it was read from.
+pub(super) fn entry(
+    ws: &Workspace,
+    index: usize,
+) -> Result<(&ControllerEntry, String), WriteError> {
     let entry = ws
         .controllers
         .get(index)
@@ -69,6 +72,12 @@ fn model(ws: &Workspace, index: usize) -> Result<(&Controller, ObjectRef, String
         .get(entry.at.file)
         .map(|f| f.location())
         .unwrap_or_default();
+    Ok((entry, source))
+}
+
+/// The decoded model of controller `index` (into [`Workspace::controllers`]).
+fn model(ws: &Workspace, index: usize) -> Result<(&Controller, ObjectRef, String), WriteError> {
+    let (entry, source) = entry(ws, index)?;
     let model = entry.model.as_ref().map_err(|e| WriteError::NotDecoded {
         file: source.clone(),
         name: entry.name.clone(),

@@ -47,15 +47,7 @@ pub struct OverrideText {
 /// The `.overrideController` text of controller `index` (into
 /// [`Workspace::controllers`]), which must be an override controller whose base is loaded.
 pub fn write_override(ws: &Workspace, index: usize) -> Result<OverrideText, WriteError> {
-    let entry = ws
-        .controllers
-        .get(index)
-        .ok_or(WriteError::NoController { index })?;
-    let source = ws
-        .files
-        .get(entry.at.file)
-        .map(|f| f.location())
-        .unwrap_or_default();
+    let (entry, source) = super::controller::entry(ws, index)?;
     let not_written = |reason: String| WriteError::NotDecoded {
         file: source.clone(),
         name: entry.name.clone(),

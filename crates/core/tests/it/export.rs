@@ -720,44 +720,18 @@ fn file_matches_pose(
 
 #[test]
 fn hips_under_a_rotated_scaled_armature_and_beside_a_parked_socket_match_pose_in_the_file() {
-    let (Some(m), Some(emotes)) = (
-        humanoid_fixture::morbman(),
-        open(&[
-            "binary/wetboys_plateupemotesapi/customemotespackage",
-            "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
-        ]),
-    ) else {
+    let (Some(m), Some(emotes)) = (humanoid_fixture::morbman(), humanoid_fixture::emotes()) else {
         return;
     };
-    let clips: Vec<ExportClip<'_>> = emotes
-        .clips
-        .iter()
-        .filter_map(|e| {
-            Some(ExportClip {
-                at: e.at,
-                clip: e.data.as_ref().ok()?,
-            })
-        })
-        .filter(|c| clipscope_core::humanoid::ClipMuscles::new(c.clip).is_humanoid())
-        .collect();
+    let clips = humanoid_fixture::humanoid_export_clips(&emotes);
     assert_eq!(clips.len(), 4);
     for case in [
         fixtures::Case::Deep,
         fixtures::Case::Socket,
         fixtures::Case::Parked,
     ] {
-        let fixture = fixtures::fixture(case, &m.avatar, &m.skeleton);
-        let ws = Workspace::open_bytes(
-            std::path::Path::new("fixture.bundle"),
-            fixture.bytes,
-            &clipscope_core::OpenOptions::default(),
-        );
-        let entry = ws
-            .rigs
-            .iter()
-            .find(|r| r.name == fixtures::RIG_NAME)
-            .expect("rig");
-        let (worst, hips) = file_matches_pose(&ws, entry, &clips);
+        let (ws, rig) = fixtures::open(case, &m.avatar, &m.skeleton);
+        let (worst, hips) = file_matches_pose(&ws, &ws.rigs[rig], &clips);
         eprintln!(
             "{case:?}: every joint within {worst:.2e} body sizes of pose, the Hips {hips:.2e}"
         );

@@ -336,37 +336,11 @@ fn rigs_with_sockets_parked_kilometres_away_play_in_blender_within_their_bodys_s
     let clips = clips_playing_on(&ws, rig);
     let worst = blender_round_trip(&blender, "parked", &ws, &ws.rigs[rig], &clips, &[]);
     assert!(worst <= 1e-4, "{worst}");
-    let (Some(m), Some(emotes)) = (
-        humanoid_fixture::morbman(),
-        open(&[
-            "binary/wetboys_plateupemotesapi/customemotespackage",
-            "binary/wetboys_plateupemotesapi/moisture_animationreplacements",
-        ]),
-    ) else {
+    let (Some(m), Some(emotes)) = (humanoid_fixture::morbman(), humanoid_fixture::emotes()) else {
         return;
     };
-    let fixture = avatar_fixture::fixture(avatar_fixture::Case::Parked, &m.avatar, &m.skeleton);
-    let ws = Workspace::open_bytes(
-        Path::new("fixture.bundle"),
-        fixture.bytes,
-        &OpenOptions::default(),
-    );
-    let rig = ws
-        .rigs
-        .iter()
-        .position(|r| r.name == avatar_fixture::RIG_NAME)
-        .unwrap();
-    let clips: Vec<ExportClip<'_>> = emotes
-        .clips
-        .iter()
-        .filter_map(|e| {
-            Some(ExportClip {
-                at: e.at,
-                clip: e.data.as_ref().ok()?,
-            })
-        })
-        .filter(|c| clipscope_core::humanoid::ClipMuscles::new(c.clip).is_humanoid())
-        .collect();
+    let (ws, rig) = avatar_fixture::open(avatar_fixture::Case::Parked, &m.avatar, &m.skeleton);
+    let clips = humanoid_fixture::humanoid_export_clips(&emotes);
     assert_eq!(clips.len(), 4);
     let worst = blender_round_trip(&blender, "parked humanoid", &ws, &ws.rigs[rig], &clips, &[]);
     assert!(worst <= 1e-4, "{worst}");
