@@ -1042,7 +1042,7 @@ fn an_override_controller_is_written_with_its_base_and_plays_back() {
         "{json}"
     );
 
-    let back = Workspace::open(&[written.clone()], &OpenOptions::default());
+    let back = Workspace::open(std::slice::from_ref(&written), &OpenOptions::default());
     let read = back
         .controllers
         .iter()
