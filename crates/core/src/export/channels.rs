@@ -62,8 +62,8 @@ pub struct Tolerance {
     /// within `body_radius` of the body's centre.
     pub body: Vec<bool>,
     pub body_radius: f64,
-    /// The share of `translation` each channel is sampled to (1 at first; smaller when the
-    /// joints' world positions, where the channels' errors add up, were still off).
+    /// The share of `translation` each channel is sampled to (0.4 at first; smaller when
+    /// the joints' world positions, where the channels' errors add up, were still off).
     pub share: f32,
 }
 
@@ -276,6 +276,8 @@ pub struct Built {
     /// Clip times of the samples linear channels were reduced from (empty when no channel
     /// is linear).
     pub sampled: Vec<f32>,
+    /// The hold samples' times, as bits ([`holds`]): the measure skips them too.
+    pub holds: std::collections::HashSet<u32>,
     /// Some interval at the floor still left the tolerance.
     pub unreached: bool,
 }
@@ -312,16 +314,11 @@ pub fn build(
     let row = |frame: &Frame| row_of(&linear_plans, &parts, frame);
     let rows: Vec<Vec<f32>> = frames.iter().map(&row).collect();
     drop(frames);
+    let holds = holds(source);
     let sampled = if parts.is_empty() {
         Sampled::default()
     } else {
-        refine(
-            &|t| row(&source.frame(t)),
-            &parts,
-            times,
-            rows,
-            &holds(source),
-        )
+        refine(&|t| row(&source.frame(t)), &parts, times, rows, &holds)
     };
     let mut out = Vec::with_capacity(plans.len());
     let mut linear_parts = linear_plans.iter().zip(&parts);
@@ -342,6 +339,7 @@ pub fn build(
     Ok(Built {
         channels: out,
         sampled: sampled.times,
+        holds,
         unreached: sampled.unreached,
     })
 }

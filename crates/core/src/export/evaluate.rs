@@ -4,7 +4,7 @@
 //! tests, what was read back.
 
 /// What a channel animates.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Path {
     Translation,
     Rotation,

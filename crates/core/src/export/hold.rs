@@ -19,40 +19,20 @@ pub fn held_channels(
     rest: &[Transform],
     morphs: &[MorphNode],
 ) -> Vec<Vec<Channel>> {
-    let all: BTreeSet<(usize, u8)> = moved
+    let key = |c: &Channel| (c.node, c.path);
+    let all: BTreeSet<(usize, Path)> = moved
         .iter()
         .flat_map(|channels| channels.iter().map(key))
         .collect();
     moved
         .iter()
         .map(|channels| {
-            let own: BTreeSet<(usize, u8)> = channels.iter().map(key).collect();
+            let own: BTreeSet<(usize, Path)> = channels.iter().map(key).collect();
             all.difference(&own)
-                .filter_map(|&(node, p)| held(node, path_of(p), rest, morphs))
+                .filter_map(|&(node, path)| held(node, path, rest, morphs))
                 .collect()
         })
         .collect()
-}
-
-fn key(c: &Channel) -> (usize, u8) {
-    (
-        c.node,
-        match c.path {
-            Path::Translation => 0,
-            Path::Rotation => 1,
-            Path::Scale => 2,
-            Path::Weights => 3,
-        },
-    )
-}
-
-fn path_of(p: u8) -> Path {
-    match p {
-        0 => Path::Translation,
-        1 => Path::Rotation,
-        2 => Path::Scale,
-        _ => Path::Weights,
-    }
 }
 
 /// The channel holding `node`'s rest value of `path`, when it has one.

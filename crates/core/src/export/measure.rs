@@ -63,12 +63,16 @@ pub const PER_FRAME: f64 = 4.0;
 /// their error peaks, and where nothing was checked; not within a hold before a key), else [`PER_FRAME`] samples per frame
 /// of the clip's rate or `rate` (the higher); and every key time of the used curves, the
 /// stop.
-pub fn grid(source: &Source<'_>, rate: f32, sampled: &[f32]) -> Vec<f32> {
+pub fn grid(
+    source: &Source<'_>,
+    rate: f32,
+    sampled: &[f32],
+    holds: &std::collections::HashSet<u32>,
+) -> Vec<f32> {
     let clip = source.clip;
     let (start, stop) = (clip.start, clip.stop.max(clip.start));
     let mut times: Vec<f32> = if sampled.len() >= 2 {
         // Not inside the hold before a key, where the value jumps by design.
-        let holds = super::channels::holds(source);
         sampled
             .windows(2)
             .filter(|w| !holds.contains(&w[0].to_bits()))
@@ -129,7 +133,7 @@ pub fn measure(source: &Source<'_>, built: &Built, rate: f32, tolerance: &Tolera
         })
         .collect();
     let mut world = Positions::new(source, tolerance);
-    for t in grid(source, rate, &built.sampled) {
+    for t in grid(source, rate, &built.sampled, &built.holds) {
         let frame: Frame = source.frame(t);
         world.start(&rest);
         for (c, cursor) in channels.iter().zip(&mut cursors) {

@@ -117,7 +117,7 @@ impl Builder {
                     use super::overrides::{Link, OverrideLinks};
                     self.overrides.push(OverrideLinks {
                         index: self.ws.controllers.len(),
-                        base: Link::Binary(*base),
+                        base: (!base.is_null()).then_some(Link::Binary(*base)),
                         pairs: pairs
                             .iter()
                             .map(|&(a, b)| (Link::Binary(a), Link::Binary(b)))
@@ -290,7 +290,7 @@ impl Builder {
                 use super::overrides::{Link, OverrideLinks};
                 self.overrides.push(OverrideLinks {
                     index: self.ws.controllers.len(),
-                    base: o.base.map_or(Link::Binary(PPtr::default()), Link::Text),
+                    base: o.base.map(Link::Text),
                     pairs: o
                         .pairs
                         .into_iter()

@@ -30,18 +30,15 @@ impl Link {
             },
         }
     }
-
-    fn is_null(&self) -> bool {
-        matches!(self, Link::Binary(p) if p.is_null())
-    }
 }
 
 /// An override controller still to resolve.
 pub(super) struct OverrideLinks {
     /// Its index in the workspace's controllers.
     pub index: usize,
-    /// `m_Controller`: the base controller (or another override controller).
-    pub base: Link,
+    /// `m_Controller`: the base controller (or another override controller); `None` when
+    /// null.
+    pub base: Option<Link>,
     /// `m_Clips` whose override is set: (original, override).
     pub pairs: Vec<(Link, Link)>,
 }
@@ -67,9 +64,9 @@ impl Builder {
         for o in pending {
             let name = self.ws.controllers[o.index].name.clone();
             let from = self.ws.controllers[o.index].at.file;
-            let why = match self.base_index(from, &o.base) {
+            let why = match self.base_index(from, o.base.as_ref()) {
                 Some(_) => "its base controller is an override controller whose chain does not end (or is deeper than 8)".to_string(),
-                None => self.missing_base(from, &o.base),
+                None => self.missing_base(from, o.base.as_ref()),
             };
             self.ws
                 .warnings
@@ -82,7 +79,7 @@ impl Builder {
     /// override not resolved yet). True when it is done (resolved, or failed for good).
     fn resolve_override(&mut self, o: &OverrideLinks, waiting: &[usize]) -> bool {
         let from = self.ws.controllers[o.index].at.file;
-        let Some(base) = self.base_index(from, &o.base) else {
+        let Some(base) = self.base_index(from, o.base.as_ref()) else {
             return false;
         };
         if base == o.index || waiting.contains(&base) {
@@ -150,16 +147,16 @@ impl Builder {
     }
 
     /// The loaded controller `base` names from file `from`.
-    fn base_index(&self, from: usize, base: &Link) -> Option<usize> {
-        let at = self.target(from, base)?;
+    fn base_index(&self, from: usize, base: Option<&Link>) -> Option<usize> {
+        let at = self.target(from, base?)?;
         self.ws.controllers.iter().position(|c| c.at == at)
     }
 
     /// Why an override controller's base is not there.
-    fn missing_base(&self, from: usize, base: &Link) -> String {
-        if base.is_null() {
+    fn missing_base(&self, from: usize, base: Option<&Link>) -> String {
+        let Some(base) = base else {
             return "it names no base controller".into();
-        }
+        };
         match self.target(from, base) {
             Some(at) => format!(
                 "its base controller ({}, path id {}) is not a loaded AnimatorController",
