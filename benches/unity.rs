@@ -1,12 +1,13 @@
 //! `.anim` and `.controller` writing throughput on the shared files (`cargo bench --bench
-//! unity`): clips written per second, with and without the read-back measurement, and
+//! unity`): clips written per second, measured by reading back (the library's default), by
+//! the keys (the CLI's default) and not measured, and
 //! controllers (with their masks) per second, beside what `list` takes to open the same files
 //! (the reference, measured in the same run). Needs `../shared/data`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use clipscope_core::yaml_write::{NameBook, WriteOptions, write_anim, write_controller};
+use clipscope_core::yaml_write::{Measure, NameBook, WriteOptions, write_anim, write_controller};
 use clipscope_core::{OpenOptions, Workspace};
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 
@@ -42,7 +43,7 @@ fn write_all(ws: &Workspace, names: &NameBook, options: &WriteOptions) -> usize 
 fn bench(c: &mut Criterion) {
     let Some(paths) = paths() else { return };
     let summaries = OpenOptions {
-        summaries: true,
+        detail: clipscope_core::Detail::Summary,
         ..Default::default()
     };
     c.bench_function("list: open the shared files for summaries", |b| {
@@ -51,12 +52,19 @@ fn bench(c: &mut Criterion) {
     let ws = Workspace::open(&paths, &OpenOptions::default());
     let names = NameBook::build(&ws);
     let measured = WriteOptions::default();
-    let unmeasured = WriteOptions {
-        skip_measure: true,
+    let keys = WriteOptions {
+        measure: Measure::Keys,
         ..Default::default()
     };
-    c.bench_function("unity: write every clip, measured", |b| {
+    let unmeasured = WriteOptions {
+        measure: Measure::Skip,
+        ..Default::default()
+    };
+    c.bench_function("unity: write every clip, read back", |b| {
         b.iter(|| write_all(&ws, &names, &measured))
+    });
+    c.bench_function("unity: write every clip, keys measured", |b| {
+        b.iter(|| write_all(&ws, &names, &keys))
     });
     c.bench_function("unity: write every clip, not measured", |b| {
         b.iter(|| write_all(&ws, &names, &unmeasured))
@@ -68,7 +76,11 @@ fn bench(c: &mut Criterion) {
         black_box(Workspace::open(&paths, &summaries));
     }
     let list = start.elapsed().as_secs_f64() / f64::from(rounds);
-    for (label, options) in [("measured", &measured), ("not measured", &unmeasured)] {
+    for (label, options) in [
+        ("read back", &measured),
+        ("keys measured, as the CLI", &keys),
+        ("not measured", &unmeasured),
+    ] {
         let start = Instant::now();
         let mut clips = 0;
         for _ in 0..rounds {

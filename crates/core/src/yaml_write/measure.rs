@@ -1,8 +1,9 @@
-//! How exact a written clip is, measured: the text read back by clipscope's own YAML reader
-//! and decoded by the keyframe rules Unity plays text clips by, against the built clip,
-//! curve by curve at every written key time, the midpoints between them, the clip's frames
-//! and outside the clip.
+//! How exact a written clip is, measured against the built clip curve by curve at every
+//! written key time, the midpoints between them, the clip's frames and outside the clip:
+//! either the keys as written ([`keys`], cheap) or the text read back by clipscope's own YAML
+//! reader and decoded by the keyframe rules Unity plays text clips by ([`read_back`]).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use super::emit::TextRef;
@@ -29,7 +30,7 @@ pub struct Measured {
 
 /// Reads `text` back and compares it with the built clip. `Err` when the text does not read
 /// back as a clip with the curves written.
-pub fn measure(
+pub fn read_back(
     clip: &ClipData,
     plan: &Plan,
     pptr: &[TextRef],
@@ -54,36 +55,93 @@ pub fn measure(
         ));
     }
     let guids: Vec<&str> = contents.externals.iter().map(|e| e.guid.as_str()).collect();
+    let read: Vec<&crate::curve::Curve> = back.curves.iter().map(|c| &c.curve).collect();
+    Ok(compare(
+        clip,
+        plan,
+        |index, t, object| {
+            let value = read[index].sample(t);
+            if object {
+                Sampled::Object(back_ref_at(&back, &guids, value))
+            } else {
+                Sampled::Value(value)
+            }
+        },
+        pptr,
+    ))
+}
+
+/// Compares the keys as written (before any text) with the built clip: the writer's own
+/// error, without the cost of reading the text back. The text spells every float so that it
+/// reads back to the same bits ([`super::float`]), so this differs from [`read_back`] only
+/// where the reader itself would.
+pub fn keys(clip: &ClipData, plan: &Plan, pptr: &[TextRef]) -> Measured {
+    let written: Vec<crate::curve::Curve> = plan
+        .groups
+        .iter()
+        .flat_map(|g| g.curves.iter().map(|c| c.curve()))
+        .collect();
+    compare(
+        clip,
+        plan,
+        |index, t, object| {
+            let value = written[index].sample(t);
+            if object {
+                Sampled::Object(pptr_at(pptr, value))
+            } else {
+                Sampled::Value(value)
+            }
+        },
+        pptr,
+    )
+}
+
+/// A written curve's value at a time: a number, or the asset an object curve names.
+enum Sampled {
+    Value(f32),
+    Object(Option<(String, i64)>),
+}
+
+/// The worst difference between the built curves and `written(index, t, is_object)`, the
+/// written curve `index` (in plan order) at `t`.
+fn compare(
+    clip: &ClipData,
+    plan: &Plan,
+    written: impl Fn(usize, f32, bool) -> Sampled,
+    pptr: &[TextRef],
+) -> Measured {
     let frames = frame_times(clip);
     let mut worst = Measured::default();
     let mut index = 0;
     for g in &plan.groups {
+        let object = g.list == ListKind::PPtr;
         for (source, text_curve) in g.sources.iter().zip(&g.curves) {
-            let read = &back.curves[index].curve;
-            index += 1;
             let built = match source.and_then(|s| clip.curves.get(s)) {
-                Some(c) => c.curve.clone(),
-                None => text_curve.curve(),
+                Some(c) => Cow::Borrowed(&c.curve),
+                None => Cow::Owned(text_curve.curve()),
             };
             let times = sample_times(text_curve.keys.iter().map(|k| k.key.time), &frames, clip);
             for t in times {
-                let (error, beyond) = if g.list == ListKind::PPtr {
-                    let want = pptr_at(pptr, built.sample(t));
-                    let got = back_ref_at(&back, &guids, read.sample(t));
-                    let e = if want == got { 0.0 } else { 1.0 };
-                    (e, e)
-                } else {
-                    let (b, r) = (built.sample(t), read.sample(t));
-                    let e = difference(b, r);
-                    let allowed = 4.0 * f32::EPSILON * t.abs().max(1.0) * steepest(&built, t);
-                    (e, (e - allowed / b.abs().max(1.0)).max(0.0))
+                let (error, beyond) = match written(index, t, object) {
+                    Sampled::Object(got) => {
+                        let want = pptr_at(pptr, built.sample(t));
+                        let e = if want == got { 0.0 } else { 1.0 };
+                        (e, e)
+                    }
+                    Sampled::Value(r) => {
+                        let b = built.sample(t);
+                        let e = difference(b, r);
+                        let allowed = 4.0 * f32::EPSILON * t.abs().max(1.0) * steepest(&built, t);
+                        (e, (e - allowed / b.abs().max(1.0)).max(0.0))
+                    }
                 };
                 worst.max_error = worst.max_error.max(error);
                 worst.beyond_time_rounding = worst.beyond_time_rounding.max(beyond);
             }
+            index += 1;
         }
     }
-    Ok(worst)
+    worst
 }
 
 /// The largest slope magnitude at `t` and a millisecond either side (a time rounded across

@@ -60,8 +60,24 @@ pub struct WriteOptions {
     /// The Unity version whose serialized layout is written; `None`: the source's, when it
     /// is 2019.4 or newer, else 2019.4.
     pub unity_version: Option<UnityVersion>,
-    /// Skip the read-back measurement (`max_error` is then `None`).
-    pub skip_measure: bool,
+    /// How the report's `max_error` is measured.
+    pub measure: Measure,
+}
+
+/// How a written clip's error is measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// The text read back by clipscope's YAML reader and decoded, against the built clip:
+    /// everything between the built curves and what a reader of the file gets.
+    #[default]
+    ReadBack,
+    /// The keys as written, before they become text, against the built clip: the writer's
+    /// own error at a fraction of the cost (floats are spelled to read back to the same
+    /// bits, so only the reader is left out).
+    Keys,
+    /// Not measured (`max_error` is then `None`).
+    Skip,
 }
 
 /// Why a clip could not be written at all.
@@ -101,6 +117,8 @@ pub struct ClipReport {
     pub keys_out: usize,
     /// Largest measured difference, relative to `max(1, |value|)`; `None` when not measured.
     pub max_error: Option<f32>,
+    /// How `max_error` was measured.
+    pub measured: Measure,
     /// `max_error` after allowing each sample the f32 rounding of its time (dense curves
     /// evaluated late in a long clip): the writer's own error.
     pub max_error_beyond_time_rounding: Option<f32>,
@@ -137,6 +155,14 @@ pub struct AnimText {
 /// Settings the writer cannot know from a build: the additive reference pose (the muscle
 /// clip keeps none of it) and the bounds.
 const DEFAULTED: &[&str] = &["m_AdditiveReferencePoseClip", "m_Bounds"];
+
+/// Where the object at `at` was read from, for messages.
+fn source_location(ws: &Workspace, at: ObjectRef) -> String {
+    ws.files
+        .get(at.file)
+        .map(|f| f.location())
+        .unwrap_or_default()
+}
 
 /// The name a file is known by in guids: its file name and inner name, so the folder it
 /// lies in does not change the guids.
@@ -198,23 +224,32 @@ pub fn write_anim(
         file: at.file,
         path_id: at.path_id,
     })?;
-    let source = ws
-        .files
-        .get(at.file)
-        .map(|f| f.location())
-        .unwrap_or_default();
     let clip = entry.data.as_ref().map_err(|e| WriteError::NotDecoded {
-        file: source.clone(),
+        file: source_location(ws, at),
         name: entry.name.clone(),
         path_id: at.path_id,
         reason: e.to_string(),
     })?;
+    write_anim_of(ws, names, at, clip, options)
+}
+
+/// The `.anim` text of `clip`, the clip at `at` decoded (by the workspace, or again with
+/// [`Workspace::decode_clips`] when the workspace keeps only an index), with its report.
+pub fn write_anim_of(
+    ws: &Workspace,
+    names: &NameBook,
+    at: ObjectRef,
+    clip: &crate::clip::ClipData,
+    options: &WriteOptions,
+) -> Result<AnimText, WriteError> {
+    let source = source_location(ws, at);
     if clip.summary_only.is_some() {
         return Err(WriteError::NotDecoded {
             file: source,
-            name: entry.name.clone(),
+            name: clip.name.clone(),
             path_id: at.path_id,
-            reason: "the workspace keeps only its summary (opened with summaries)".into(),
+            reason: "the workspace keeps only its summary (decode it with Workspace::decode_clips)"
+                .into(),
         });
     }
     let version = options.unity_version.clone().unwrap_or_else(|| {
@@ -265,13 +300,13 @@ pub fn write_anim(
         events: &events,
     };
     let text = emit::anim_text(clip, &plan, &refs, layout);
-    let (measured, measure_error) = if options.skip_measure {
-        (None, None)
-    } else {
-        match measure::measure(clip, &plan, &pptr, &text) {
+    let (measured, measure_error) = match options.measure {
+        Measure::Skip => (None, None),
+        Measure::Keys => (Some(measure::keys(clip, &plan, &pptr)), None),
+        Measure::ReadBack => match measure::read_back(clip, &plan, &pptr, &text) {
             Ok(m) => (Some(m), None),
             Err(e) => (None, Some(e)),
-        }
+        },
     };
     let mut dropped = plan.dropped.clone();
     let approximate: usize = plan
@@ -295,6 +330,7 @@ pub fn write_anim(
         keys_in: plan.keys_in(),
         keys_out: plan.keys_out(),
         max_error: measured.map(|m| m.max_error),
+        measured: options.measure,
         max_error_beyond_time_rounding: measured.map(|m| m.beyond_time_rounding),
         measure_error,
         unresolved_paths: plan.unresolved_paths.clone(),
