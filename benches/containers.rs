@@ -223,7 +223,7 @@ fn folder_speedup() {
 /// was in use before.
 fn heap_peak(dir: &Path) -> (usize, usize) {
     let options = OpenOptions {
-        summaries: true,
+        detail: clipscope_core::Detail::Summary,
         ..OpenOptions::default()
     };
     let base = IN_USE.load(Ordering::Relaxed);

@@ -30,7 +30,7 @@ fn measure(label: &str, files: &[PathBuf], ws: &Workspace, rig: usize, clips: &[
         std::hint::black_box(Workspace::open(
             files,
             &OpenOptions {
-                summaries: true,
+                detail: clipscope_core::Detail::Summary,
                 ..OpenOptions::default()
             },
         ));

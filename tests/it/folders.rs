@@ -113,7 +113,7 @@ fn summaries_agree_with_the_full_decode_and_progress_counts_every_file() {
     let summary = Workspace::open(
         std::slice::from_ref(&dir),
         &OpenOptions {
-            summaries: true,
+            detail: clipscope_core::Detail::Summary,
             ..OpenOptions::default()
         },
     );

@@ -26,8 +26,8 @@ use clipscope_core::yaml_write::controller_text::{ControllerRefs, controller_tex
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::mask::mask_text;
 use clipscope_core::yaml_write::{
-    ANIM_FILE_ID, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, TextRef, WriteOptions, object_guid,
-    write_anim, write_controller,
+    ANIM_FILE_ID, CONTROLLER_FILE_ID, MASK_FILE_ID, Measure, NameBook, TextRef, WriteOptions,
+    object_guid, write_anim, write_controller,
 };
 use serde_json::Value;
 
@@ -168,7 +168,7 @@ fn write_all(
     }
     let names = NameBook::build(ws);
     let options = WriteOptions {
-        skip_measure: true,
+        measure: Measure::Skip,
         ..WriteOptions::default()
     };
     for (k, &at) in c.clips.iter().enumerate() {

@@ -60,4 +60,4 @@ pub use clip::{ClipCurve, ClipData, GenericBinding, Storage, Track, decode_clip}
 pub use curve::{Curve, Key, WrapMode};
 pub use error::Error;
 pub use hash::path_hash;
-pub use workspace::{OpenOptions, Workspace};
+pub use workspace::{Detail, OpenOptions, Workspace};

@@ -262,6 +262,11 @@ fn workspace() -> Workspace {
             skinned: true,
             bounds: None,
         }),
+        shape_names: mesh
+            .blend_shapes
+            .iter()
+            .map(|s| (s.name_hash, s.name.clone()))
+            .collect(),
         data: Some(Arc::new(mesh)),
     });
     ws.textures.push(TextureEntry {

@@ -236,7 +236,7 @@ fn index_serialized(
         read_avatar(file, info, options)
     });
     let rigs = read_rigs(file, location, options, &mut warnings);
-    let scene = read_scene(file, streams, options.summaries);
+    let scene = read_scene(file, streams, options.detail);
     SerializedIndex {
         inner,
         kind,

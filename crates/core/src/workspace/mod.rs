@@ -19,6 +19,7 @@ mod merge;
 mod objects;
 mod overrides;
 mod renderers;
+mod reopen;
 mod resolve;
 mod scene;
 
@@ -50,21 +51,42 @@ pub use scene::{
 pub struct OpenOptions {
     /// Unity version to assume for files whose version is stripped.
     pub unity_version: Option<String>,
-    /// Keep only what `list` shows, for a fraction of the memory: a clip keeps its facts
-    /// (name, block counts, times, wrap mode, warnings) and the counts of what was dropped
+    /// How much of each file is kept.
+    pub detail: Detail,
+}
+
+/// How much of each file a workspace keeps.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Detail {
+    /// Everything decoded: clips with their curves, meshes, textures' pixels.
+    #[default]
+    Full,
+    /// Every name and reference that writing one file needs of the others (rigs, avatars,
+    /// controllers, materials, sprites, behaviours, scripts, meshes' blend shape names) and
+    /// each clip's facts, but no curves, vertices or pixels: a compact index of a whole game.
+    /// Clips are decoded again, one file at a time, with [`Workspace::decode_clips`].
+    Index,
+    /// Only what `list` shows, for a fraction of the memory: a clip keeps its facts (name,
+    /// block counts, times, wrap mode, warnings) and the counts of what was dropped
     /// ([`ClipData::summary_only`]) but not its curves; avatars are decoded in full (rigs
-    /// then say whether they pose humanoid clips). Off by default.
-    pub summaries: bool,
+    /// then say whether they pose humanoid clips); no materials, sprites, behaviours or
+    /// scripts.
+    Summary,
 }
 
 impl OpenOptions {
     /// A decoded clip as this workspace keeps it.
     fn shape(&self, clip: ClipData) -> ClipData {
-        if self.summaries {
-            clip.into_summary()
-        } else {
+        if self.detail == Detail::Full {
             clip
+        } else {
+            clip.into_summary()
         }
+    }
+
+    /// Whether clips keep only their facts (the workspace's `summaries` for `list`).
+    pub fn summaries(&self) -> bool {
+        self.detail == Detail::Summary
     }
 }
 
@@ -219,9 +241,9 @@ pub struct Workspace {
     pub textures: Vec<TextureEntry>,
     pub materials: Vec<MaterialEntry>,
     pub sprites: Vec<SpriteEntry>,
-    /// MonoBehaviours (not when opened for summaries): the fields script curves animate.
+    /// MonoBehaviours (not with [`Detail::Summary`]): the fields script curves animate.
     pub behaviours: Vec<BehaviourEntry>,
-    /// MonoScripts (not when opened for summaries): the classes behaviours run.
+    /// MonoScripts (not with [`Detail::Summary`]): the classes behaviours run.
     pub scripts: Vec<ScriptEntry>,
     /// Files (or parts of them) that could not be read.
     pub errors: Vec<Error>,

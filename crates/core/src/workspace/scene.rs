@@ -11,8 +11,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::ObjectRef;
 use super::found::Found;
+use super::{Detail, ObjectRef};
 use crate::behaviour::{self, BehaviourData, ScriptData};
 use crate::material::MaterialData;
 use crate::mesh::renderer::{self, SpriteData, SubMeshRange};
@@ -62,8 +62,10 @@ pub struct MeshEntry {
     pub name: String,
     /// `Err` with the reason when the mesh could not be decoded.
     pub facts: Result<MeshFacts, String>,
-    /// The decoded mesh; `None` when opened for summaries or not decoded.
+    /// The decoded mesh; `None` unless opened with [`Detail::Full`], or not decoded.
     pub data: Option<Arc<MeshData>>,
+    /// Each blend shape channel's name hash and name (every detail: names are small).
+    pub shape_names: Vec<(u32, String)>,
 }
 
 /// A Texture2D (class 28).
@@ -76,9 +78,11 @@ pub struct TextureEntry {
     pub width: u32,
     pub height: u32,
     /// Why mip 0 could not be decoded (an unsupported format, missing stream data), or why
-    /// the texture could not be read at all; `None` when it decodes.
+    /// the texture could not be read at all; `None` when it decodes (with [`Detail::Index`]:
+    /// when it reads, as the pixels are not decoded).
     pub error: Option<String>,
-    /// Mip 0 as RGBA8, top row first; `None` when opened for summaries or not decoded.
+    /// Mip 0 as RGBA8, top row first; `None` unless opened with [`Detail::Full`], or not
+    /// decoded.
     pub image: Option<Arc<RgbaImage>>,
 }
 
@@ -217,21 +221,20 @@ pub(super) struct SceneIndex {
     pub scripts: Vec<Found<ScriptData>>,
 }
 
-/// Reads every mesh and texture (and, unless `summaries`, material, sprite, MonoBehaviour and
-/// MonoScript) of `file`.
+/// Reads every mesh and texture (and, unless [`Detail::Summary`], material, sprite,
+/// MonoBehaviour and MonoScript) of `file`.
 /// Entries carry file index 0; the caller renumbers them.
 pub(super) fn read_scene(
     file: &SerializedFile,
     streams: &dyn StreamSource,
-    summaries: bool,
+    detail: Detail,
 ) -> SceneIndex {
+    let summaries = detail == Detail::Summary;
     let mut out = SceneIndex::default();
     for info in &file.objects {
         match info.class_id {
-            class::MESH => out.meshes.push(read_mesh(file, info, streams, summaries)),
-            class::TEXTURE_2D => out
-                .textures
-                .push(read_texture(file, info, streams, summaries)),
+            class::MESH => out.meshes.push(read_mesh(file, info, streams, detail)),
+            class::TEXTURE_2D => out.textures.push(read_texture(file, info, streams, detail)),
             class::MATERIAL if !summaries => out.materials.push(Found {
                 path_id: info.path_id,
                 class_id: info.class_id,
@@ -274,7 +277,7 @@ fn read_mesh(
     file: &SerializedFile,
     info: &ObjectInfo,
     streams: &dyn StreamSource,
-    summaries: bool,
+    detail: Detail,
 ) -> MeshEntry {
     let raw = match file.read::<crate::unity::mesh::Mesh>(info) {
         Ok(raw) => raw,
@@ -284,6 +287,7 @@ fn read_mesh(
                 name: String::new(),
                 facts: Err(e.to_string()),
                 data: None,
+                shape_names: Vec::new(),
             };
         }
     };
@@ -295,7 +299,19 @@ fn read_mesh(
             .as_ref()
             .map(MeshFacts::of)
             .map_err(|e| e.to_string()),
-        data: decoded.ok().filter(|_| !summaries).map(Arc::new),
+        shape_names: decoded.as_ref().map_or_else(
+            |_| Vec::new(),
+            |m| {
+                m.blend_shapes
+                    .iter()
+                    .map(|s| (s.name_hash, s.name.clone()))
+                    .collect()
+            },
+        ),
+        data: decoded
+            .ok()
+            .filter(|_| detail == Detail::Full)
+            .map(Arc::new),
     }
 }
 
@@ -303,7 +319,7 @@ fn read_texture(
     file: &SerializedFile,
     info: &ObjectInfo,
     streams: &dyn StreamSource,
-    summaries: bool,
+    detail: Detail,
 ) -> TextureEntry {
     let texture = match texture::read(file, info, streams) {
         Ok(t) => t,
@@ -323,15 +339,19 @@ fn read_texture(
             };
         }
     };
-    let image = texture.decode_rgba();
+    // An index needs no pixels: not decoding them saves most of a texture's time.
+    let image = match detail {
+        Detail::Index => Err(None),
+        _ => texture.decode_rgba().map_err(|e| Some(e.to_string())),
+    };
     TextureEntry {
         at: local(info),
         name: texture.name,
         format: texture.format,
         width: texture.width,
         height: texture.height,
-        error: image.as_ref().err().map(|e| e.to_string()),
-        image: image.ok().filter(|_| !summaries).map(Arc::new),
+        error: image.as_ref().err().cloned().flatten(),
+        image: image.ok().filter(|_| detail == Detail::Full).map(Arc::new),
     }
 }
 

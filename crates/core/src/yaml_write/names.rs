@@ -123,14 +123,10 @@ impl NameBook {
         for name in UNITY_PROPERTIES {
             book.attribute(name, name.to_string());
         }
-        for mesh in ws.meshes.iter().filter_map(|m| m.data.as_ref()) {
-            for shape in &mesh.blend_shapes {
-                let full = format!("blendShape.{}", shape.name);
-                book.attributes
-                    .entry(shape.name_hash)
-                    .or_insert_with(|| full.clone());
-                book.attribute(&full, full.clone());
-            }
+        for (hash, name) in ws.meshes.iter().flat_map(|m| &m.shape_names) {
+            let full = format!("blendShape.{name}");
+            book.attributes.entry(*hash).or_insert_with(|| full.clone());
+            book.attribute(&full, full.clone());
         }
         for material in &ws.materials {
             for name in material.data.properties.animated() {

@@ -153,8 +153,8 @@ fn an_override_controller_without_a_base_says_so() {
 fn a_written_override_controller_reads_back_as_the_built_one_plays() {
     use clipscope_core::yaml_write::guid::meta_text;
     use clipscope_core::yaml_write::{
-        ANIM_FILE_ID, CONTROLLER_FILE_ID, NameBook, OVERRIDE_FILE_ID, WriteOptions, write_anim,
-        write_controller, write_override,
+        ANIM_FILE_ID, CONTROLLER_FILE_ID, Measure, NameBook, OVERRIDE_FILE_ID, WriteOptions,
+        write_anim, write_controller, write_override,
     };
     let ws = workspace();
     let index = ws
@@ -187,7 +187,7 @@ fn a_written_override_controller_reads_back_as_the_built_one_plays() {
     let c = write_controller(&ws, base).expect("the base writes");
     let names = NameBook::build(&ws);
     let options = WriteOptions {
-        skip_measure: true,
+        measure: Measure::Skip,
         ..WriteOptions::default()
     };
     let mut clips = c.clips.clone();

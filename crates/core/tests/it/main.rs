@@ -32,4 +32,5 @@ mod mirror;
 mod scene_files;
 mod textures;
 mod unity_write;
+mod workspace_index;
 mod yaml_files;

@@ -1,0 +1,135 @@
+//! A workspace opened as an index (`Detail::Index`, what `clipscope unity` opens a whole
+//! game with): every clip keeps its facts but not its curves, meshes and textures keep no
+//! vertices or pixels, and `Workspace::decode_clips` decodes the clips again from their
+//! files, equal to a full open's; the text written from them is the same, and the cheap
+//! `Measure::Keys` measures what the read-back measures.
+
+use crate::common;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use clipscope_core::workspace::{ObjectRef, Workspace};
+use clipscope_core::yaml_write::{Measure, NameBook, WriteOptions, write_anim, write_anim_of};
+use clipscope_core::{ClipData, Detail, OpenOptions};
+
+/// The shared binary and text files.
+fn shared() -> Option<Vec<PathBuf>> {
+    Some(vec![common::data("binary")?, common::data("yaml")?])
+}
+
+fn open(paths: &[PathBuf], detail: Detail) -> Workspace {
+    Workspace::open(
+        paths,
+        &OpenOptions {
+            detail,
+            ..OpenOptions::default()
+        },
+    )
+}
+
+/// Each decoded clip by (file location, path id), the key both opens agree on.
+fn by_location(ws: &Workspace) -> HashMap<(String, i64), ObjectRef> {
+    ws.clips
+        .iter()
+        .map(|c| ((ws.files[c.at.file].location(), c.at.path_id), c.at))
+        .collect()
+}
+
+#[test]
+fn an_index_decodes_every_clip_again_as_a_full_open_does() {
+    let Some(paths) = shared() else { return };
+    let full = open(&paths, Detail::Full);
+    let index = open(&paths, Detail::Index);
+    assert_eq!(full.clips.len(), index.clips.len());
+    assert!(full.clips.len() >= 40, "{} clips", full.clips.len());
+    // Nothing heavy is kept, and what writing needs of other files is.
+    assert!(index.meshes.iter().all(|m| m.data.is_none()));
+    assert!(index.textures.iter().all(|t| t.image.is_none()));
+    assert!(full.meshes.iter().any(|m| m.data.is_some()));
+    assert_eq!(index.behaviours.len(), full.behaviours.len());
+    assert_eq!(index.materials.len(), full.materials.len());
+    let shapes = |ws: &Workspace| -> Vec<(u32, String)> {
+        ws.meshes
+            .iter()
+            .flat_map(|m| m.shape_names.clone())
+            .collect()
+    };
+    assert!(!shapes(&index).is_empty());
+    assert_eq!(shapes(&index), shapes(&full));
+
+    let wanted: Vec<ObjectRef> = index.clips.iter().map(|c| c.at).collect();
+    let decoded = index.decode_clips(&wanted, &OpenOptions::default());
+    let full_at = by_location(&full);
+    let mut compared = 0;
+    for (entry, again) in index.clips.iter().zip(decoded) {
+        let key = (index.files[entry.at.file].location(), entry.at.path_id);
+        let original = &full.clip(full_at[&key]).expect("the same clip").data;
+        match (original, again) {
+            (Ok(a), Ok(b)) => {
+                let facts: &ClipData = entry.data.as_ref().expect("facts");
+                assert!(facts.curves.is_empty() && facts.summary_only.is_some());
+                assert_eq!(facts.curve_count(), a.curves.len(), "{key:?}");
+                assert_eq!(*a, b, "{key:?}");
+                compared += 1;
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+            (a, b) => panic!("{key:?}: full {:?}, again {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
+    assert!(compared >= 40, "{compared} clips compared");
+
+    // The same text from either, measured the same by the keys as by reading it back.
+    let (names_full, names_index) = (NameBook::build(&full), NameBook::build(&index));
+    let read_back = WriteOptions::default();
+    let keys = WriteOptions {
+        measure: Measure::Keys,
+        ..WriteOptions::default()
+    };
+    let decoded = index.decode_clips(&wanted, &OpenOptions::default());
+    for (at, clip) in wanted.iter().zip(decoded) {
+        let Ok(clip) = clip else { continue };
+        let key = (index.files[at.file].location(), at.path_id);
+        let a = write_anim(&full, &names_full, full_at[&key], &read_back).expect("writes");
+        let b = write_anim_of(&index, &names_index, *at, &clip, &keys).expect("writes");
+        assert_eq!(a.text, b.text, "{key:?}");
+        assert_eq!(a.guid, b.guid, "{key:?}");
+        assert_eq!(b.report.measured, Measure::Keys);
+        assert_eq!(a.report.max_error, b.report.max_error, "{key:?}");
+        assert_eq!(
+            a.report.max_error_beyond_time_rounding, b.report.max_error_beyond_time_rounding,
+            "{key:?}"
+        );
+    }
+    // An index clip is not written as if it were whole.
+    let err = write_anim(&index, &names_index, wanted[0], &keys).unwrap_err();
+    assert!(err.to_string().contains("decode_clips"), "{err}");
+}
+
+#[test]
+fn a_file_gone_since_the_index_is_an_error_naming_it() {
+    let Some(source) =
+        common::data("binary/wetboys_plateupemotesapi/moisture_animationreplacements")
+    else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-index-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let copy = dir.join("moisture");
+    std::fs::copy(&source, &copy).unwrap();
+    let index = open(std::slice::from_ref(&copy), Detail::Index);
+    let wanted: Vec<ObjectRef> = index.clips.iter().map(|c| c.at).collect();
+    assert_eq!(wanted.len(), 3);
+    std::fs::write(&copy, b"not a unity file any more").unwrap();
+    let decoded = index.decode_clips(&wanted, &OpenOptions::default());
+    std::fs::remove_dir_all(&dir).unwrap();
+    for (at, result) in wanted.iter().zip(decoded) {
+        let e = result.expect_err("the file changed").to_string();
+        assert!(
+            e.contains("moisture")
+                && e.contains(&at.path_id.to_string())
+                && e.contains("AnimationClip"),
+            "{e}"
+        );
+    }
+}
