@@ -1,11 +1,16 @@
 //! `clipscope list`: every clip, rig and controller, as a table or JSON.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clipscope_core::Workspace;
 use clipscope_core::rig::RigComponent;
-use clipscope_core::workspace::{MeshSource, ObjectRef, RendererKind, RigEntry};
+use clipscope_core::workspace::{
+    AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, MeshEntry, MeshSource, ObjectRef,
+    RendererKind, RigEntry, TextureEntry,
+};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 use super::{Inputs, report_problems};
@@ -27,10 +32,10 @@ pub fn run(args: &ListArgs) -> ExitCode {
     // memory of the files being opened, not of all of them.
     let ws = args.inputs.open_summaries(&args.paths);
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&to_json(&ws)).unwrap_or_default()
-        );
+        if let Err(e) = write_json(&ws, std::io::stdout().lock()) {
+            eprintln!("error: writing the list: {e}");
+            return ExitCode::from(1);
+        }
     } else {
         print_table(&ws);
     }
@@ -49,76 +54,117 @@ fn component_name(c: RigComponent) -> &'static str {
     }
 }
 
-/// The list as one JSON object.
-pub fn to_json(ws: &Workspace) -> Value {
-    let clips: Vec<Value> = ws
-        .clips
-        .iter()
-        .map(|c| {
-            let file = ws.files[c.at.file].location();
-            match &c.data {
-                Ok(d) => json!({
-                    "name": d.name, "path_id": c.at.path_id, "file": file,
-                    "kind": if d.legacy { "legacy" } else { "mecanim" },
-                    "keyframed": d.keyframed,
-                    "streamed": d.counts.streamed, "dense": d.counts.dense, "constant": d.counts.constant,
-                    "curves": d.curve_count(), "bindings": d.binding_count(),
-                    "start": d.start, "stop": d.stop, "sample_rate": d.sample_rate,
-                    "wrap": d.wrap_mode().name(), "wrap_code": d.wrap_mode_code,
-                    "loop_time": d.loop_time, "events": d.event_count(), "warnings": d.warnings,
-                }),
-                Err(e) => json!({ "name": c.name, "path_id": c.at.path_id, "file": file, "error": e.to_string() }),
-            }
-        })
-        .collect();
-    let rigs: Vec<Value> = ws
-        .rigs
-        .iter()
-        .map(|r| {
-            json!({
-                "name": r.name, "path_id": r.at.path_id, "file": ws.files[r.at.file].location(),
-                "component": component_name(r.component), "joints": r.skeleton.joints.len(),
-                "avatar_paths": r.tos.len(),
-                "clips": r.clips.iter().map(|&c| clip_name(ws, c)).collect::<Vec<_>>(),
-                "unresolved_clips": r.unresolved_clips,
-                "humanoid": r.humanoid.is_some(),
-                "humanoid_error": r.humanoid_error,
-                "renderers": renderers_json(ws, r),
-            })
-        })
-        .collect();
-    let controllers: Vec<Value> = ws
-        .controllers
-        .iter()
-        .map(|c| {
-            json!({
-                "name": c.name, "path_id": c.at.path_id, "file": ws.files[c.at.file].location(),
-                "clips": c.clips.iter().map(|&r| clip_name(ws, r)).collect::<Vec<_>>(),
-                "unresolved_clips": c.unresolved_clips,
-            })
-        })
-        .collect();
-    let files: Vec<Value> = ws
-        .files
-        .iter()
-        .map(|f| {
-            json!({
-                "file": f.location(), "container": f.kind.name(),
-                "format": f.summary.as_ref().map(|s| s.format),
-                "unity_version": f.summary.as_ref().map(|s| s.effective_version.to_string()),
-                "unity_version_written": f.summary.as_ref().map(|s| &s.unity_version),
-                "version_assumed": f.summary.as_ref().map(|s| s.version_assumed),
-                "objects": f.summary.as_ref().map(|s| s.objects),
-            })
-        })
-        .collect();
+/// The list as one JSON object, written as it is serialized: each row is made, written and
+/// dropped in turn, so a game of 20,000 clips never holds its whole document in memory.
+/// Keys in alphabetical order, as `serde_json`'s maps print them.
+struct ListDoc<'a>(&'a Workspace);
+
+impl Serialize for ListDoc<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let ws = self.0;
+        let mut map = serializer.serialize_map(Some(10))?;
+        map.serialize_entry(
+            "avatars",
+            &Rows(|| ws.avatars.iter().map(|a| avatar_json(ws, a))),
+        )?;
+        map.serialize_entry("clips", &Rows(|| ws.clips.iter().map(|c| clip_json(ws, c))))?;
+        map.serialize_entry(
+            "controllers",
+            &Rows(|| ws.controllers.iter().map(|c| controller_json(ws, c))),
+        )?;
+        map.serialize_entry(
+            "errors",
+            &Rows(|| ws.errors.iter().map(|e| Value::from(e.to_string()))),
+        )?;
+        map.serialize_entry("files", &Rows(|| ws.files.iter().map(file_json)))?;
+        map.serialize_entry(
+            "meshes",
+            &Rows(|| ws.meshes.iter().map(|m| mesh_json(ws, m))),
+        )?;
+        map.serialize_entry("rigs", &Rows(|| ws.rigs.iter().map(|r| rig_json(ws, r))))?;
+        map.serialize_entry("skipped_files", &ws.skipped_files)?;
+        map.serialize_entry(
+            "textures",
+            &Rows(|| ws.textures.iter().map(|t| texture_json(ws, t))),
+        )?;
+        map.serialize_entry("warnings", &ws.warnings)?;
+        map.end()
+    }
+}
+
+/// A JSON array of rows made one at a time by the iterator `make` returns.
+struct Rows<F>(F);
+
+impl<F, I> Serialize for Rows<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item = Value>,
+{
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq((self.0)())
+    }
+}
+
+/// Writes the list as pretty JSON to `out`.
+fn write_json(ws: &Workspace, out: impl Write) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, &ListDoc(ws)).map_err(std::io::Error::other)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+/// A clip's row.
+fn clip_json(ws: &Workspace, c: &ClipEntry) -> Value {
+    let file = ws.files[c.at.file].location();
+    match &c.data {
+        Ok(d) => json!({
+            "name": d.name, "path_id": c.at.path_id, "file": file,
+            "kind": if d.legacy { "legacy" } else { "mecanim" },
+            "keyframed": d.keyframed,
+            "streamed": d.counts.streamed, "dense": d.counts.dense, "constant": d.counts.constant,
+            "curves": d.curve_count(), "bindings": d.binding_count(),
+            "start": d.start, "stop": d.stop, "sample_rate": d.sample_rate,
+            "wrap": d.wrap_mode().name(), "wrap_code": d.wrap_mode_code,
+            "loop_time": d.loop_time, "events": d.event_count(), "warnings": d.warnings,
+        }),
+        Err(e) => {
+            json!({ "name": c.name, "path_id": c.at.path_id, "file": file, "error": e.to_string() })
+        }
+    }
+}
+
+/// A rig's row.
+fn rig_json(ws: &Workspace, r: &RigEntry) -> Value {
     json!({
-        "files": files, "clips": clips, "rigs": rigs, "controllers": controllers,
-        "avatars": avatars_json(ws),
-        "meshes": meshes_json(ws), "textures": textures_json(ws),
-        "skipped_files": ws.skipped_files,
-        "warnings": ws.warnings,
-        "errors": ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+        "name": r.name, "path_id": r.at.path_id, "file": ws.files[r.at.file].location(),
+        "component": component_name(r.component), "joints": r.skeleton.joints.len(),
+        "avatar_paths": r.tos.len(),
+        "clips": r.clips.iter().map(|&c| clip_name(ws, c)).collect::<Vec<_>>(),
+        "unresolved_clips": r.unresolved_clips,
+        "humanoid": r.humanoid.is_some(),
+        "humanoid_error": r.humanoid_error,
+        "renderers": renderers_json(ws, r),
+    })
+}
+
+/// A controller's row.
+fn controller_json(ws: &Workspace, c: &ControllerEntry) -> Value {
+    json!({
+        "name": c.name, "path_id": c.at.path_id, "file": ws.files[c.at.file].location(),
+        "clips": c.clips.iter().map(|&r| clip_name(ws, r)).collect::<Vec<_>>(),
+        "unresolved_clips": c.unresolved_clips,
+    })
+}
+
+/// A file's row.
+fn file_json(f: &LoadedFile) -> Value {
+    json!({
+        "file": f.location(), "container": f.kind.name(),
+        "format": f.summary.as_ref().map(|s| s.format),
+        "unity_version": f.summary.as_ref().map(|s| s.effective_version.to_string()),
+        "unity_version_written": f.summary.as_ref().map(|s| &s.unity_version),
+        "version_assumed": f.summary.as_ref().map(|s| s.version_assumed),
+        "objects": f.summary.as_ref().map(|s| s.objects),
     })
 }
 
@@ -151,23 +197,18 @@ fn renderers_json(ws: &Workspace, rig: &RigEntry) -> Vec<Value> {
         .collect()
 }
 
-/// The avatars as `list --json` prints them: whether each is humanoid, how many nodes and
-/// human bones it has, its human scale (`m_Scale`); `null` facts where it did not decode.
-fn avatars_json(ws: &Workspace) -> Vec<Value> {
-    ws.avatars
-        .iter()
-        .map(|a| {
-            let d = a.data.as_deref();
-            json!({
-                "name": a.name, "path_id": a.at.path_id, "file": ws.files[a.at.file].location(),
-                "decoded": d.is_some(),
-                "humanoid": d.is_some_and(|d| d.is_human()),
-                "nodes": d.map(|d| d.skeleton.nodes.len()),
-                "human_bones": d.map(|d| d.mapped_bones().count()),
-                "human_scale": d.map(|d| d.human.scale),
-            })
-        })
-        .collect()
+/// An avatar's row: whether it is humanoid, how many nodes and human bones it has, its
+/// human scale (`m_Scale`); `null` facts where it did not decode.
+fn avatar_json(ws: &Workspace, a: &AvatarEntry) -> Value {
+    let d = a.data.as_deref();
+    json!({
+        "name": a.name, "path_id": a.at.path_id, "file": ws.files[a.at.file].location(),
+        "decoded": d.is_some(),
+        "humanoid": d.is_some_and(|d| d.is_human()),
+        "nodes": d.map(|d| d.skeleton.nodes.len()),
+        "human_bones": d.map(|d| d.mapped_bones().count()),
+        "human_scale": d.map(|d| d.human.scale),
+    })
 }
 
 fn print_avatars(ws: &Workspace) {
@@ -189,41 +230,31 @@ fn print_avatars(ws: &Workspace) {
     }
 }
 
-/// The meshes as `list --json` prints them.
-fn meshes_json(ws: &Workspace) -> Vec<Value> {
-    ws.meshes
-        .iter()
-        .map(|m| {
-            let file = ws.files[m.at.file].location();
-            match &m.facts {
-                Ok(f) => json!({
-                    "name": m.name, "path_id": m.at.path_id, "file": file,
-                    "vertices": f.vertices, "submeshes": f.submeshes, "bones": f.bones,
-                    "blend_shapes": f.blend_shapes, "skinned": f.skinned, "bounds": f.bounds,
-                    "error": null,
-                }),
-                Err(e) => json!({
-                    "name": m.name, "path_id": m.at.path_id, "file": file,
-                    "vertices": 0, "submeshes": [], "bones": 0, "blend_shapes": 0,
-                    "skinned": false, "bounds": null, "error": e,
-                }),
-            }
-        })
-        .collect()
+/// A mesh's row.
+fn mesh_json(ws: &Workspace, m: &MeshEntry) -> Value {
+    let file = ws.files[m.at.file].location();
+    match &m.facts {
+        Ok(f) => json!({
+            "name": m.name, "path_id": m.at.path_id, "file": file,
+            "vertices": f.vertices, "submeshes": f.submeshes, "bones": f.bones,
+            "blend_shapes": f.blend_shapes, "skinned": f.skinned, "bounds": f.bounds,
+            "error": null,
+        }),
+        Err(e) => json!({
+            "name": m.name, "path_id": m.at.path_id, "file": file,
+            "vertices": 0, "submeshes": [], "bones": 0, "blend_shapes": 0,
+            "skinned": false, "bounds": null, "error": e,
+        }),
+    }
 }
 
-/// The textures as `list --json` prints them.
-fn textures_json(ws: &Workspace) -> Vec<Value> {
-    ws.textures
-        .iter()
-        .map(|t| {
-            json!({
-                "name": t.name, "path_id": t.at.path_id, "file": ws.files[t.at.file].location(),
-                "format": t.format, "width": t.width, "height": t.height,
-                "decoded": t.error.is_none(), "error": t.error,
-            })
-        })
-        .collect()
+/// A texture's row.
+fn texture_json(ws: &Workspace, t: &TextureEntry) -> Value {
+    json!({
+        "name": t.name, "path_id": t.at.path_id, "file": ws.files[t.at.file].location(),
+        "format": t.format, "width": t.width, "height": t.height,
+        "decoded": t.error.is_none(), "error": t.error,
+    })
 }
 
 fn print_meshes_and_textures(ws: &Workspace) {

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use clipscope_core::{OpenOptions, Workspace};
+use clipscope_core::{Detail, OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
 /// containers, editor .anim files), decode their AnimationClips exactly and play them the way
@@ -97,18 +97,18 @@ fn parse_unity_version(text: &str) -> Result<String, String> {
 impl Inputs {
     /// Opens the paths with every clip's curves.
     fn open(&self, paths: &[PathBuf]) -> Workspace {
-        self.open_with(paths, true)
+        self.open_with(paths, Detail::Full)
     }
 
     /// Opens the paths keeping each clip's facts but not its curves.
     fn open_summaries(&self, paths: &[PathBuf]) -> Workspace {
-        self.open_with(paths, false)
+        self.open_with(paths, Detail::Summary)
     }
 
-    fn open_with(&self, paths: &[PathBuf], full: bool) -> Workspace {
+    fn open_with(&self, paths: &[PathBuf], detail: Detail) -> Workspace {
         let options = OpenOptions {
             unity_version: self.unity_version.clone(),
-            summaries: !full,
+            detail,
         };
         progress::open(paths, &options)
     }

@@ -30,3 +30,19 @@ pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
     bar.finish_and_clear();
     ws
 }
+
+/// A bar for `total` items of work (`unit`: "clips"), with a message (bytes written), the
+/// rate and the time left; hidden when stderr is not a terminal. Print through
+/// [`ProgressBar::println`] while it runs.
+pub fn work(total: usize, unit: &str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() || total < 2 {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(total as u64), ProgressDrawTarget::stderr());
+    let template =
+        format!("{{bar:30}} {{pos}}/{{len}} {unit}, {{msg}} ({{per_sec}}, {{eta}} left)");
+    bar.set_style(
+        ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
+}

@@ -3,18 +3,20 @@
 //! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
 //! each file is.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
+use clipscope_core::Detail;
 use clipscope_core::workspace::{ObjectRef, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
-    NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim, write_controller,
-    write_override,
+    Measure, NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim_of,
+    write_controller, write_override,
 };
 use rayon::prelude::*;
 use serde_json::json;
@@ -52,7 +54,12 @@ pub struct UnityArgs {
     /// Unity version to assume for source files whose version string is stripped.
     #[arg(long, value_name = "VERSION", value_parser = parse_unity_version)]
     assume_version: Option<String>,
-    /// Skip reading each written file back to measure its error (faster).
+    /// Measure each clip's error by reading its written text back through clipscope's YAML
+    /// reader (several times slower); by default the keys as written are measured against
+    /// the built curves before they become text.
+    #[arg(long, conflicts_with = "no_measure")]
+    read_back: bool,
+    /// Do not measure the written clips' error (`max_error` is then null).
     #[arg(long)]
     no_measure: bool,
 }
@@ -70,9 +77,11 @@ pub fn run(args: &UnityArgs) -> ExitCode {
 
 /// Writes what was asked; `Ok(false)` when some asked-for file was not written.
 fn run_inner(args: &UnityArgs) -> Result<bool> {
+    // An index of every file (names, references, each clip's facts); the clips are
+    // decoded again file by file as they are written, so memory follows the largest file.
     let options = clipscope_core::OpenOptions {
         unity_version: args.assume_version.clone(),
-        summaries: false,
+        detail: Detail::Index,
     };
     let ws = super::progress::open(&args.paths, &options);
     for w in &ws.warnings {
@@ -116,29 +125,35 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     }
     let write_options = WriteOptions {
         unity_version: args.unity_version.as_deref().and_then(|v| v.parse().ok()),
-        skip_measure: args.no_measure,
+        measure: if args.no_measure {
+            Measure::Skip
+        } else if args.read_back {
+            Measure::ReadBack
+        } else {
+            Measure::Keys
+        },
     };
     let names = NameBook::build(&ws);
-    let selected: Vec<ObjectRef> = selected.into_iter().collect();
-    let written: Vec<(ObjectRef, Result<AnimText, String>)> = selected
-        .par_iter()
-        .map(|&at| {
-            let r = write_anim(&ws, &names, at, &write_options).map_err(|e| e.to_string());
-            (at, r)
+    // Each clip's file name is claimed here, in order, so names do not depend on which
+    // thread finishes first.
+    let places: Vec<(ObjectRef, PathBuf, String)> = selected
+        .into_iter()
+        .map(|at| {
+            let dir = match clip_folder.get(&at) {
+                Some(dir) => dir.clone(),
+                None => source_folder(&ws, &args.output, at),
+            };
+            let name = ws.clip(at).map_or("clip", |c| c.name.as_str());
+            let stem = folders.claim(&dir, &safe_file_name(name), "anim");
+            (at, dir, stem)
         })
         .collect();
+    let written = write_clips(&ws, &names, &places, &options, &write_options);
     let mut reports = Vec::new();
-    for (at, result) in written {
-        let dir = match clip_folder.get(&at) {
-            Some(dir) => dir.clone(),
-            None => source_folder(&ws, &args.output, at),
-        };
-        match result.and_then(|anim| save(&dir, anim, &mut folders)) {
+    for result in written {
+        match result {
             Ok(report) => reports.push(report),
-            Err(e) => {
-                eprintln!("error: {e}");
-                problems.push(e);
-            }
+            Err(e) => problems.push(e),
         }
     }
     if let Some(path) = &args.report {
@@ -219,8 +234,20 @@ fn write_asset(
     main_file_id: i64,
     folders: &mut UniqueNames,
 ) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stem = folders.claim(dir, &safe_file_name(name), ext);
+    write_file(dir, &stem, ext, text, guid, main_file_id)
+}
+
+/// Writes `text` to `dir/<stem>.<ext>` with its `.meta`; the path written.
+fn write_file(
+    dir: &Path,
+    stem: &str,
+    ext: &str,
+    text: &str,
+    guid: &str,
+    main_file_id: i64,
+) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let path = dir.join(format!("{stem}.{ext}"));
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     let meta = dir.join(format!("{stem}.{ext}.meta"));
@@ -229,28 +256,79 @@ fn write_asset(
     Ok(path)
 }
 
-/// Writes one `.anim` and its `.meta` into `dir`, printing its line; the report with
-/// `written` set.
+/// Writes every clip of `places` (at, folder, file stem) on every core, one file on disk
+/// at a time per core: its clips decoded again, written and dropped. Each clip's report,
+/// or the problem, in `places`' order.
+fn write_clips(
+    ws: &Workspace,
+    names: &NameBook,
+    places: &[(ObjectRef, PathBuf, String)],
+    open: &clipscope_core::OpenOptions,
+    options: &WriteOptions,
+) -> Vec<Result<serde_json::Value, String>> {
+    let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
+    for (i, (at, _, _)) in places.iter().enumerate() {
+        let source = ws.files.get(at.file).map_or(Path::new(""), |f| &f.source);
+        by_source.entry(source).or_default().push(i);
+    }
+    let groups: Vec<Vec<usize>> = by_source.into_values().collect();
+    let bar = super::progress::work(places.len(), "clips");
+    let bytes = AtomicU64::new(0);
+    let done: Vec<Vec<(usize, Result<serde_json::Value, String>)>> = groups
+        .par_iter()
+        .map(|group| {
+            let ats: Vec<ObjectRef> = group.iter().map(|&i| places[i].0).collect();
+            let clips = ws.decode_clips(&ats, open);
+            group
+                .iter()
+                .zip(clips)
+                .map(|(&i, clip)| {
+                    let (at, dir, stem) = &places[i];
+                    let result = clip
+                        .map_err(|e| e.to_string())
+                        .and_then(|c| {
+                            write_anim_of(ws, names, *at, &c, options).map_err(|e| e.to_string())
+                        })
+                        .and_then(|anim| {
+                            let size = anim.text.len() as u64;
+                            let report = save(dir, stem, anim, &bar);
+                            let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
+                            bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
+                            report
+                        });
+                    if let Err(e) = &result {
+                        bar.suspend(|| eprintln!("error: {e}"));
+                    }
+                    bar.inc(1);
+                    (i, result)
+                })
+                .collect()
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut flat: Vec<(usize, Result<serde_json::Value, String>)> =
+        done.into_iter().flatten().collect();
+    flat.sort_by_key(|(i, _)| *i);
+    flat.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Writes one `.anim` and its `.meta` as `dir/<stem>.anim`, printing its line; the report
+/// with `written` set.
 fn save(
     dir: &Path,
+    stem: &str,
     anim: AnimText,
-    folders: &mut UniqueNames,
+    bar: &indicatif::ProgressBar,
 ) -> Result<serde_json::Value, String> {
-    let path = write_asset(
-        dir,
-        &anim.name,
-        "anim",
-        &anim.text,
-        &anim.guid,
-        ANIM_FILE_ID,
-        folders,
-    )?;
+    let path = write_file(dir, stem, "anim", &anim.text, &anim.guid, ANIM_FILE_ID)?;
     let mut report = anim.report;
     report.written = Some(path.display().to_string());
-    println!("{}", console_line(&report));
-    if let Some(e) = &report.measure_error {
-        eprintln!("warning: {}: not measured: {e}", path.display());
-    }
+    bar.suspend(|| {
+        println!("{}", console_line(&report));
+        if let Some(e) = &report.measure_error {
+            eprintln!("warning: {}: not measured: {e}", path.display());
+        }
+    });
     serde_json::to_value(&report).map_err(|e| e.to_string())
 }
 

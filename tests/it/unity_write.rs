@@ -70,10 +70,26 @@ fn the_command_writes_files_metas_and_a_report() {
         );
         assert!(Path::new(c["written"].as_str().unwrap()).is_file());
     }
-    // A second run writes the same guids.
-    let (code, _, _) = clipscope(&args);
+    // A second run writes the same guids; measured by reading back, the same errors as the
+    // default measure of the keys.
+    let read_back = out.0.join("read_back.json");
+    let (code, _, _) = clipscope(
+        &[
+            &args[..4],
+            &["--read-back", "--report", read_back.to_str().unwrap()],
+        ]
+        .concat(),
+    );
     assert_eq!(code, 0);
     assert_eq!(meta_guid(&folder.join("Floss.anim.meta")), guid);
+    let again: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&read_back).unwrap()).unwrap();
+    for (keys, back) in clips.iter().zip(again["clips"].as_array().unwrap()) {
+        assert_eq!(keys["clip"], back["clip"]);
+        assert_eq!(keys["measured"], "keys");
+        assert_eq!(back["measured"], "read_back");
+        assert_eq!(keys["max_error"], back["max_error"], "{keys} {back}");
+    }
     // A name that names nothing: exit 1, listing what there is.
     let (code, _, stderr) = clipscope(&[
         "unity",
