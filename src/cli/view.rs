@@ -37,6 +37,11 @@ pub struct ViewArgs {
     /// Show this clip time, paused.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     at: Option<f32>,
+    /// Play only clip times A to B (seconds), looping or ping-ponging inside them as the
+    /// clip's wrap mode does; `i` and `o` set the markers in the window, Backspace clears
+    /// them. A range outside the clip plays the whole clip.
+    #[arg(long, value_name = "A..B", value_parser = parse_range, allow_hyphen_values = true)]
+    range: Option<(f32, f32)>,
     /// Render one frame to this PNG and exit (joint screen positions go to PNG.joints.json).
     #[arg(long, value_name = "PNG")]
     screenshot: Option<PathBuf>,
@@ -90,12 +95,32 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         rig,
         workspace,
         at: args.at,
+        range: args.range,
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),
         no_mesh: args.no_mesh,
         fps: args.fps,
     };
     exit_code(viewer::run(options))
+}
+
+/// `A..B`: two finite clip times, A before B.
+fn parse_range(s: &str) -> Result<(f32, f32), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("{s:?} is not a range A..B (seconds, such as 0.5..1.25)"))?;
+    let time = |t: &str| {
+        t.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("{t:?} in {s:?} is not a number of seconds"))
+    };
+    let (a, b) = (time(a)?, time(b)?);
+    if a >= b {
+        return Err(format!("the range {s:?} is empty: A must come before B"));
+    }
+    Ok((a, b))
 }
 
 /// A finite number of seconds above zero.

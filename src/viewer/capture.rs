@@ -1,7 +1,8 @@
 //! `clipscope view … --screenshot out.png`: render until the pipelines are ready, save one
 //! frame, write where each joint lands on screen next to it (`out.png.joints.json`, for tests
 //! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space; the
-//! rig's name; the shown clip; the pinned reference with its comparison's summary), and exit.
+//! rig's name; the shown clip; the pinned reference with its comparison's summary; the
+//! playhead's play range and the clip time it showed on each frame before), and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
@@ -9,7 +10,28 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use super::ViewerOptions;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
-use clipscope_bevy::RigJoint;
+use clipscope_bevy::{RigJoint, UnityPlayback};
+
+/// The clip time shown on each frame since the rig appeared, and the play range: what a
+/// test reads to see the playhead loop inside its markers.
+#[derive(Resource, Default)]
+pub struct PlayheadTrace {
+    pub times: Vec<f32>,
+    pub range: Option<(f32, f32)>,
+}
+
+/// Records the shown clip time of this frame.
+pub fn trace_playhead(
+    scene: Res<SceneState>,
+    playbacks: Query<&UnityPlayback>,
+    mut trace: ResMut<PlayheadTrace>,
+) {
+    let Some(playback) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+        return;
+    };
+    trace.times.push(playback.playhead.clip_time());
+    trace.range = playback.playhead.range.map(|_| playback.playhead.span());
+}
 
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
 pub const WARMUP_FRAMES: u32 = 120;
@@ -24,7 +46,12 @@ pub fn capture_when_ready(
     cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
     joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
     windows: Query<&Window>,
-    shown: (Res<Selection>, Option<Res<Library>>, Res<ReferenceDiff>),
+    shown: (
+        Res<Selection>,
+        Option<Res<Library>>,
+        Res<ReferenceDiff>,
+        Res<PlayheadTrace>,
+    ),
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(path) = options.screenshot.clone() else {
@@ -74,13 +101,14 @@ pub fn capture_when_ready(
             view.max.x * scale,
             view.max.y * scale,
         ];
-        let (selection, library, reference) = shown;
+        let (selection, library, reference, trace) = shown;
         let json = serde_json::json!({
             "view": rect,
             "joints": projected,
             "rig": scene.rig_name,
             "clip": clip_json(library.as_deref(), selection.clip),
             "reference": reference_json(library.as_deref(), &reference),
+            "playhead": {"range": trace.range, "times": trace.times},
         });
         if let Err(e) = std::fs::write(&sidecar, json.to_string()) {
             error!("could not write {sidecar}: {e}");

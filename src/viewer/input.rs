@@ -1,5 +1,5 @@
 //! Keyboard shortcuts: space play/pause, left/right step a frame, home/end, `[` `]` speed,
-//! `f` frame the rig.
+//! `i` `o` the play range's in and out markers (Backspace clears them), `f` frame the rig.
 
 use bevy::prelude::*;
 use bevy_egui::input::EguiWantsInput;
@@ -19,6 +19,9 @@ fn command_for(key: KeyCode) -> Option<TimelineCommand> {
         KeyCode::End => TimelineCommand::End,
         KeyCode::BracketLeft => TimelineCommand::Slower,
         KeyCode::BracketRight => TimelineCommand::Faster,
+        KeyCode::KeyI => TimelineCommand::SetIn,
+        KeyCode::KeyO => TimelineCommand::SetOut,
+        KeyCode::Backspace => TimelineCommand::ClearRange,
         _ => return None,
     })
 }

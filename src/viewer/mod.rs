@@ -50,6 +50,8 @@ pub struct ViewerOptions {
     pub workspace: Option<Arc<Workspace>>,
     /// Clip time to show (paused).
     pub at: Option<f32>,
+    /// The play range (in and out clip times) the shown clip plays inside.
+    pub range: Option<(f32, f32)>,
     /// Render one frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub unity_version: Option<String>,
@@ -153,7 +155,10 @@ pub fn run(options: ViewerOptions) -> AppExit {
     )
     .add_systems(EguiPrimaryContextPass, ui::panels);
     if options.screenshot.is_some() {
-        app.add_systems(Update, capture::capture_when_ready);
+        app.init_resource::<capture::PlayheadTrace>().add_systems(
+            Update,
+            (capture::trace_playhead, capture::capture_when_ready).chain(),
+        );
     }
     if options.fps.is_some() {
         app.add_systems(Update, fps::measure_fps);

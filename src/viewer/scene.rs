@@ -211,9 +211,14 @@ pub fn rebuild_scene(
         handle,
     );
     let mut playback = play_clip(&mut commands, &mut graphs, root, &loaded);
-    if let Some(t) = options.at {
-        playback.playhead.seek(t);
-        playback.playhead.paused = true;
+    if options.at.is_some() || options.range.is_some() {
+        if let Some(range) = options.range {
+            playback.playhead.set_range(Some(range));
+        }
+        if let Some(t) = options.at {
+            playback.playhead.seek(t);
+            playback.playhead.paused = true;
+        }
         commands.entity(root).insert(playback);
     }
     let keep_view = std::mem::take(&mut selection.keep_view);

@@ -93,6 +93,11 @@ impl Shot {
             .count()
     }
 
+    /// Pixels of the whole window that satisfy `test`.
+    fn count(&self, test: impl Fn(&[u8]) -> bool) -> usize {
+        self.rgb.chunks_exact(3).filter(|p| test(p)).count()
+    }
+
     /// Pixels of the 3D view that satisfy `test`.
     fn count_in_view(&self, test: impl Fn(&[u8]) -> bool) -> usize {
         let (xs, ys) = VIEW;
@@ -863,4 +868,58 @@ fn the_viewer_plays_a_mirrored_clip_as_the_mirror_image_of_its_twin() {
     );
     // As drawn, no more than the two offsets: w × upper arm = 3.9 mm on morbman.
     assert!(placed < 3.9e-3, "{placed}");
+}
+
+/// The play range's marker green (`ui/timeline.rs`), within a little anti-aliasing.
+fn is_range_colour(p: &[u8]) -> bool {
+    let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).abs();
+    d(p[0], 80) + d(p[1], 220) + d(p[2], 120) <= 30
+}
+
+/// `view copy.bundle --clip TestClip --range 0.25..0.75`: the looping clip plays inside its
+/// markers, wrapping at the out marker back to the in marker (the clip times the playhead
+/// showed on each frame before the shot), and the timeline draws the markers.
+#[test]
+fn the_play_range_loops_inside_its_markers() {
+    let Some(bundle) = common::data("binary/lessscarymannequins/copy.bundle") else {
+        return;
+    };
+    let args = [
+        bundle.as_os_str(),
+        "--clip".as_ref(),
+        "TestClip".as_ref(),
+        "--range".as_ref(),
+        "0.25..0.75".as_ref(),
+        "--no-mesh".as_ref(),
+    ];
+    let Some(shot) = shoot("range", &args) else {
+        return;
+    };
+    let playhead = &shot.sidecar["playhead"];
+    let range: Vec<f64> = serde_json::from_value(playhead["range"].clone()).unwrap();
+    assert_eq!(range, [0.25, 0.75]);
+    let times: Vec<f64> = serde_json::from_value(playhead["times"].clone()).unwrap();
+    assert!(times.len() >= 100, "{} frames traced", times.len());
+    assert!(
+        times.iter().all(|t| (0.25..=0.75).contains(t)),
+        "a time outside the range: {times:?}"
+    );
+    // It plays (times move forward) and wraps at the out marker at least once.
+    let forward = times.windows(2).filter(|w| w[1] > w[0]).count();
+    let wraps = times.windows(2).filter(|w| w[1] < w[0]).count();
+    assert!(forward * 2 >= times.len(), "{times:?}");
+    assert!(wraps >= 1, "never wrapped: {times:?}");
+    // Markers in the timeline: two green brackets, none without a range.
+    let green = shot.count(is_range_colour);
+    let bare = shot_green_without_range();
+    assert!(green >= 30, "{green} marker pixels");
+    assert!(
+        bare.is_none_or(|b| b < green / 4),
+        "{bare:?} without a range"
+    );
+}
+
+/// The marker-green pixels of the shot without a range (`None` without data or Xvfb).
+fn shot_green_without_range() -> Option<usize> {
+    shot(true).map(|s| s.count(is_range_colour))
 }

@@ -16,8 +16,8 @@ const MAX_FIRINGS: i64 = 64;
 /// Where a clip is and how it moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Playhead {
-    /// Unbounded play time in seconds from the clip's start (negative when played back past
-    /// the start).
+    /// Unbounded play time in seconds from the start of the span played (the clip, or the
+    /// play range); negative when played back past it.
     pub time: f32,
     /// Seconds of clip per second; negative plays backwards.
     pub speed: f32,
@@ -31,6 +31,9 @@ pub struct Playhead {
     /// Mecanim cycle offset (normalized), applied to looping clips.
     pub cycle_offset: f32,
     pub events: Arc<Vec<ClipEvent>>,
+    /// The play range (in and out clip times): playback and the wrap mode run inside it, as
+    /// if the clip were cut there. Set it with [`Playhead::set_range`].
+    pub range: Option<(f32, f32)>,
 }
 
 impl Playhead {
@@ -51,31 +54,64 @@ impl Playhead {
                 0.0
             },
             events: Arc::new(clip.events.clone()),
+            range: None,
         }
     }
 
-    /// The clip's length, `stop - start` (0 when the range is empty or reversed).
+    /// The clip times played: the play range inside the clip, else the clip.
+    pub fn span(&self) -> (f32, f32) {
+        match self.range {
+            Some((a, b)) => {
+                let a = a.clamp(self.start, self.stop);
+                let b = b.clamp(self.start, self.stop);
+                if b > a {
+                    (a, b)
+                } else {
+                    (self.start, self.stop)
+                }
+            }
+            None => (self.start, self.stop),
+        }
+    }
+
+    /// Sets (or with `None` clears) the play range, keeping the clip time shown where it
+    /// lies inside the new span (else moving it to the span's start). A range outside the
+    /// clip, empty or reversed plays the whole clip.
+    pub fn set_range(&mut self, range: Option<(f32, f32)>) {
+        let shown = self.clip_time();
+        self.range = range.map(|(a, b)| if a <= b { (a, b) } else { (b, a) });
+        let (a, b) = self.span();
+        self.seek(if (a..b).contains(&shown) { shown } else { a });
+    }
+
+    /// The length played, that of [`Playhead::span`] (0 when empty or reversed).
     pub fn length(&self) -> f32 {
-        (self.stop - self.start).max(0.0)
+        let (a, b) = self.span();
+        (b - a).max(0.0)
     }
 
     /// The clip time shown now.
     pub fn clip_time(&self) -> f32 {
+        let (a, b) = self.span();
         if self.stopped {
-            return self.start;
+            return a;
         }
-        let offset = if self.wrap == WrapMode::Loop {
+        self.wrap.map_time(self.time + self.offset(), a, b)
+    }
+
+    /// The play time the cycle offset adds: it shifts the whole clip's loop; a range plays
+    /// its own span.
+    fn offset(&self) -> f32 {
+        if self.wrap == WrapMode::Loop && self.range.is_none() {
             self.cycle_offset * self.length()
         } else {
             0.0
-        };
-        self.wrap
-            .map_time(self.time + offset, self.start, self.stop)
+        }
     }
 
     /// Moves the playhead to clip time `t` (no events fire).
     pub fn seek(&mut self, t: f32) {
-        self.time = t - self.start;
+        self.time = t - self.span().0 - self.offset();
         self.stopped = false;
     }
 
@@ -112,7 +148,19 @@ impl Playhead {
             after = after.clamp(0.0, length);
             self.stopped = true;
         }
-        let fired = crossed_events(&self.events, self.wrap, self.start, length, before, after);
+        let (a, b) = self.span();
+        let fired = if self.range.is_some() {
+            // Only the events inside the range play.
+            let inside: Vec<ClipEvent> = self
+                .events
+                .iter()
+                .filter(|e| (a..=b).contains(&e.time))
+                .cloned()
+                .collect();
+            crossed_events(&inside, self.wrap, a, length, before, after)
+        } else {
+            crossed_events(&self.events, self.wrap, a, length, before, after)
+        };
         self.time = if self.stopped { 0.0 } else { after };
         fired
     }
@@ -235,6 +283,7 @@ mod tests {
             sample_rate: 30.0,
             cycle_offset: 0.0,
             events: clip_events,
+            range: None,
         };
         assert!(p.advance(0.5).is_empty());
         assert_eq!(p.clip_time(), 0.5);
@@ -248,5 +297,91 @@ mod tests {
         assert!(p.advance(1.0).is_empty());
         p.step_frames(3);
         assert!((p.clip_time() - 0.1).abs() < 1e-6);
+    }
+
+    /// A 2 s clip at 30 Hz with events at 0.25 s and 1.5 s, wrapped by `wrap`.
+    fn two_seconds(wrap: WrapMode) -> Playhead {
+        Playhead {
+            time: 0.0,
+            speed: 1.0,
+            paused: false,
+            stopped: false,
+            wrap,
+            start: 0.0,
+            stop: 2.0,
+            sample_rate: 30.0,
+            cycle_offset: 0.25,
+            events: Arc::new(vec![event(0.25), event(1.5)]),
+            range: None,
+        }
+    }
+
+    /// The clip times shown over `steps` updates of `dt`, and the events fired.
+    fn run(p: &mut Playhead, steps: usize, dt: f32) -> (Vec<f32>, usize) {
+        let mut times = Vec::new();
+        let mut fired = 0;
+        for _ in 0..steps {
+            fired += p.advance(dt).len();
+            times.push(p.clip_time());
+        }
+        (times, fired)
+    }
+
+    #[test]
+    fn a_loop_plays_inside_its_range_and_wraps_at_the_out_marker() {
+        let mut p = two_seconds(WrapMode::Loop);
+        p.seek(0.7);
+        p.set_range(Some((1.25, 0.5)));
+        assert_eq!(p.range, Some((0.5, 1.25)), "in and out are put in order");
+        assert_eq!(p.clip_time(), 0.7, "the shown time stays inside the range");
+        assert_eq!(p.length(), 0.75);
+        // 60 updates a second for 3 s: four loops of the range, never outside it.
+        let (times, fired) = run(&mut p, 180, 1.0 / 60.0);
+        assert!(times.iter().all(|t| (0.5..=1.25).contains(t)), "{times:?}");
+        let wraps = times.windows(2).filter(|w| w[1] < w[0]).count();
+        assert_eq!(wraps, 4, "{times:?}");
+        assert_eq!(fired, 0, "no event lies inside the range");
+        // 0.7 + 3 s is 0.7 + 4 · 0.75: back at 0.7.
+        assert!((times[179] - 0.7).abs() < 1e-3, "{}", times[179]);
+        // Cleared: the whole clip again, with the clip's cycle offset, from where it shows.
+        let shown = p.clip_time();
+        p.set_range(None);
+        assert_eq!(p.clip_time(), shown);
+        assert_eq!(p.length(), 2.0);
+    }
+
+    #[test]
+    fn ping_pong_once_and_clamp_stay_inside_the_range() {
+        let mut p = two_seconds(WrapMode::PingPong);
+        p.set_range(Some((1.0, 2.0)));
+        assert_eq!(p.clip_time(), 1.0, "0 lies outside: the range's start");
+        let (times, fired) = run(&mut p, 150, 1.0 / 60.0);
+        assert!(times.iter().all(|t| (1.0..=2.0).contains(t)), "{times:?}");
+        // Forward to 2 at 1 s, back to 1.5 at 1.5 s, passing the event at 1.5 s twice.
+        assert!((times[59] - 2.0).abs() < 1e-3 && (times[89] - 1.5).abs() < 1e-3);
+        assert_eq!(fired, 2);
+
+        let mut p = two_seconds(WrapMode::Once);
+        p.set_range(Some((0.0, 0.5)));
+        let (times, fired) = run(&mut p, 60, 1.0 / 60.0);
+        assert!(p.stopped, "once stops at the out marker");
+        assert_eq!(*times.last().unwrap(), 0.0, "and shows the in marker");
+        assert_eq!(fired, 1, "the event at 0.25 s");
+
+        let mut p = two_seconds(WrapMode::ClampForever);
+        p.set_range(Some((0.5, 1.0)));
+        let (times, _) = run(&mut p, 120, 1.0 / 60.0);
+        assert_eq!(*times.last().unwrap(), 1.0, "held at the out marker");
+    }
+
+    #[test]
+    fn a_range_outside_the_clip_or_empty_plays_the_whole_clip() {
+        let mut p = two_seconds(WrapMode::Loop);
+        for range in [(3.0, 4.0), (1.0, 1.0), (-2.0, -1.0)] {
+            p.set_range(Some(range));
+            assert_eq!(p.span(), (0.0, 2.0), "{range:?}");
+        }
+        p.set_range(Some((-1.0, 0.5)));
+        assert_eq!(p.span(), (0.0, 0.5), "clamped to the clip");
     }
 }

@@ -22,6 +22,14 @@ pub enum TimelineCommand {
     Slower,
     /// Move to a clip time.
     Seek(f32),
+    /// Set the play range's in marker at the clip time shown (the out marker stays, or is
+    /// the clip's stop).
+    SetIn,
+    /// Set the play range's out marker at the clip time shown (the in marker stays, or is
+    /// the clip's start).
+    SetOut,
+    /// Play the whole clip again.
+    ClearRange,
 }
 
 /// Applies a command.
@@ -35,17 +43,31 @@ pub fn apply(playhead: &mut Playhead, command: TimelineCommand) {
             }
         }
         TimelineCommand::StepFrames(n) => playhead.step_frames(n),
-        TimelineCommand::Home => playhead.seek(playhead.start),
+        TimelineCommand::Home => playhead.seek(playhead.span().0),
         TimelineCommand::End => {
             // Just before the end: exactly at the end a looping clip shows its start.
+            let stop = playhead.span().1;
             let end = if playhead.length() > 0.0 {
-                playhead.stop.next_down()
+                stop.next_down()
             } else {
-                playhead.stop
+                stop
             };
             playhead.seek(end);
             playhead.paused = true;
         }
+        TimelineCommand::SetIn => {
+            let out = playhead.range.map_or(playhead.stop, |r| r.1);
+            playhead.set_range(Some((playhead.clip_time(), out)));
+        }
+        TimelineCommand::SetOut => {
+            let t = playhead.clip_time();
+            let start = playhead.range.map_or(playhead.start, |r| r.0);
+            playhead.set_range(Some((start, t)));
+            // The shown time is the out marker's: show it (a looping span would wrap to its
+            // start), paused.
+            playhead.seek(t.next_down().max(start));
+        }
+        TimelineCommand::ClearRange => playhead.set_range(None),
         TimelineCommand::Faster => playhead.speed = scale_speed(playhead.speed, 2.0),
         TimelineCommand::Slower => playhead.speed = scale_speed(playhead.speed, 0.5),
         TimelineCommand::Seek(t) => playhead.seek(t),
@@ -263,5 +285,21 @@ mod tests {
         assert_eq!(frame_at(0.35, 0.0, 10.0), 4);
         assert_eq!(frame_ticks(0.0, 2.0, 10.0, 100).len(), 21);
         assert_eq!(frame_ticks(0.0, 2.0, 10.0, 5).len(), 5);
+
+        // In at frame 5, out at frame 15: home and end go to the markers.
+        p.paused = true;
+        apply(&mut p, TimelineCommand::Seek(0.5));
+        apply(&mut p, TimelineCommand::SetIn);
+        assert_eq!(p.range, Some((0.5, 2.0)));
+        apply(&mut p, TimelineCommand::Seek(1.5));
+        apply(&mut p, TimelineCommand::SetOut);
+        assert_eq!(p.range, Some((0.5, 1.5)));
+        assert!(p.clip_time() < 1.5 && p.clip_time() > 1.49);
+        apply(&mut p, TimelineCommand::Home);
+        assert_eq!(p.clip_time(), 0.5);
+        apply(&mut p, TimelineCommand::End);
+        assert!(p.clip_time() < 1.5 && p.clip_time() > 1.49);
+        apply(&mut p, TimelineCommand::ClearRange);
+        assert_eq!((p.range, p.span()), (None, (0.0, 2.0)));
     }
 }

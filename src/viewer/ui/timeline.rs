@@ -126,6 +126,9 @@ pub fn ticks_and_keys(
             egui::Stroke::NONE,
         ));
     }
+    if playhead.range.is_some() {
+        draw_range(&painter, rect, playhead.span(), x_of);
+    }
     let x = x_of(playhead.clip_time());
     painter.line_segment(
         [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
@@ -138,5 +141,33 @@ pub fn ticks_and_keys(
         let t = clip.start + (pos.x - rect.left()) / rect.width() * length;
         playhead.seek(t.clamp(clip.start, clip.stop));
         playhead.paused = true;
+    }
+}
+
+/// The play range: the clip outside it dimmed, and the in and out markers as green
+/// brackets (set with `i` and `o`, cleared with Backspace).
+fn draw_range(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    (a, b): (f32, f32),
+    x_of: impl Fn(f32) -> f32,
+) {
+    let (xa, xb) = (x_of(a), x_of(b));
+    let dim = egui::Color32::from_black_alpha(150);
+    for (l, r) in [(rect.left(), xa), (xb, rect.right())] {
+        if r > l {
+            let side = egui::Rect::from_x_y_ranges(l..=r, rect.y_range());
+            painter.rect_filled(side, 0.0, dim);
+        }
+    }
+    let green = egui::Color32::from_rgb(80, 220, 120);
+    for (x, inward) in [(xa, 5.0), (xb, -5.0)] {
+        painter.line_segment(
+            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+            (2.0, green),
+        );
+        for y in [rect.top() + 1.0, rect.bottom() - 1.0] {
+            painter.line_segment([egui::pos2(x, y), egui::pos2(x + inward, y)], (2.0, green));
+        }
     }
 }
