@@ -42,6 +42,17 @@ pub struct ViewArgs {
     /// them. A range outside the clip plays the whole clip.
     #[arg(long, value_name = "A..B", value_parser = parse_range, allow_hyphen_values = true)]
     range: Option<(f32, f32)>,
+    /// Onion skins: draw N poses before (red) and after (blue) the playhead as translucent
+    /// skeletons (the rig panel sets them too).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    onion: u32,
+    /// Frames between onion poses.
+    #[arg(long, value_name = "FRAMES", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    onion_step: u32,
+    /// Draw this joint's motion path (its name, as `pose` lists it): its world position at
+    /// every frame of the clip or the play range.
+    #[arg(long, value_name = "JOINT")]
+    path: Option<String>,
     /// Render one frame to this PNG and exit (joint screen positions go to PNG.joints.json).
     #[arg(long, value_name = "PNG")]
     screenshot: Option<PathBuf>,
@@ -96,6 +107,9 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         workspace,
         at: args.at,
         range: args.range,
+        onion: args.onion,
+        onion_step: args.onion_step,
+        path: args.path.clone(),
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),
         no_mesh: args.no_mesh,

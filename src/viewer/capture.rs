@@ -2,12 +2,14 @@
 //! frame, write where each joint lands on screen next to it (`out.png.joints.json`, for tests
 //! and tools: each joint's name, pixel `x`, `y` and `world` position in Bevy's space; the
 //! rig's name; the shown clip; the pinned reference with its comparison's summary; the
-//! playhead's play range and the clip time it showed on each frame before), and exit.
+//! playhead's play range and the clip time it showed on each frame before; the onion poses
+//! and the motion path drawn), and exit.
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
 use super::ViewerOptions;
+use super::onion::GhostTrace;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
 use clipscope_bevy::{RigJoint, UnityPlayback};
@@ -33,6 +35,16 @@ pub fn trace_playhead(
     trace.range = playback.playhead.range.map(|_| playback.playhead.span());
 }
 
+/// What the sidecar reports of the scene shown.
+#[derive(bevy::ecs::system::SystemParam)]
+pub struct Shown<'w> {
+    selection: Res<'w, Selection>,
+    library: Option<Res<'w, Library>>,
+    reference: Res<'w, ReferenceDiff>,
+    trace: Res<'w, PlayheadTrace>,
+    ghosts: Res<'w, GhostTrace>,
+}
+
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
 pub const WARMUP_FRAMES: u32 = 120;
 
@@ -46,12 +58,7 @@ pub fn capture_when_ready(
     cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
     joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
     windows: Query<&Window>,
-    shown: (
-        Res<Selection>,
-        Option<Res<Library>>,
-        Res<ReferenceDiff>,
-        Res<PlayheadTrace>,
-    ),
+    shown: Shown,
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(path) = options.screenshot.clone() else {
@@ -60,7 +67,7 @@ pub fn capture_when_ready(
     if *requested {
         return;
     }
-    if shown.1.is_some() && shown.0.clip.is_none() {
+    if shown.library.is_some() && shown.selection.clip.is_none() {
         // Loaded, and no clip to show (none decoded, or `--clip` names none): the scene is
         // never built, so say so and stop rather than wait for it.
         *requested = true;
@@ -101,7 +108,13 @@ pub fn capture_when_ready(
             view.max.x * scale,
             view.max.y * scale,
         ];
-        let (selection, library, reference, trace) = shown;
+        let Shown {
+            selection,
+            library,
+            reference,
+            trace,
+            ghosts,
+        } = shown;
         let json = serde_json::json!({
             "view": rect,
             "joints": projected,
@@ -109,6 +122,14 @@ pub fn capture_when_ready(
             "clip": clip_json(library.as_deref(), selection.clip),
             "reference": reference_json(library.as_deref(), &reference),
             "playhead": {"range": trace.range, "times": trace.times},
+            "onion": ghosts.onion.iter().map(|(t, joints)| serde_json::json!({
+                "time": t,
+                "joints": joints.iter().map(|p| p.to_array()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "path": ghosts.path.as_ref().map(|(joint, points)| serde_json::json!({
+                "joint": joint,
+                "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
+            })),
         });
         if let Err(e) = std::fs::write(&sidecar, json.to_string()) {
             error!("could not write {sidecar}: {e}");

@@ -17,6 +17,7 @@ mod library;
 mod load;
 mod markers;
 mod model;
+mod onion;
 mod reference;
 mod rigs;
 mod scene;
@@ -52,6 +53,12 @@ pub struct ViewerOptions {
     pub at: Option<f32>,
     /// The play range (in and out clip times) the shown clip plays inside.
     pub range: Option<(f32, f32)>,
+    /// Onion skins: poses drawn before and after the playhead (0: none).
+    pub onion: u32,
+    /// Frames between onion poses.
+    pub onion_step: u32,
+    /// Draw this joint's motion path (its name).
+    pub path: Option<String>,
     /// Render one frame to this PNG and exit.
     pub screenshot: Option<PathBuf>,
     pub unity_version: Option<String>,
@@ -138,7 +145,11 @@ pub fn run(options: ViewerOptions) -> AppExit {
     )
     .add_systems(
         PostUpdate,
-        (draw::draw_skeleton, markers::draw_humanoid_markers)
+        (
+            draw::draw_skeleton,
+            markers::draw_humanoid_markers,
+            onion::draw_ghosts,
+        )
             .after(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(
@@ -154,11 +165,14 @@ pub fn run(options: ViewerOptions) -> AppExit {
             .before(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(EguiPrimaryContextPass, ui::panels);
+    app.add_systems(Startup, onion::setup);
     if options.screenshot.is_some() {
-        app.init_resource::<capture::PlayheadTrace>().add_systems(
-            Update,
-            (capture::trace_playhead, capture::capture_when_ready).chain(),
-        );
+        app.init_resource::<capture::PlayheadTrace>()
+            .init_resource::<onion::GhostTrace>()
+            .add_systems(
+                Update,
+                (capture::trace_playhead, capture::capture_when_ready).chain(),
+            );
     }
     if options.fps.is_some() {
         app.add_systems(Update, fps::measure_fps);

@@ -71,6 +71,12 @@ pub struct Selection {
     pub joint_markers: bool,
     /// The markers' size, 1 the default (small: they must not cover a character's body).
     pub marker_size: f32,
+    /// Onion skins: this many poses before and after the playhead (0: off).
+    pub onion: u32,
+    /// Frames between onion poses.
+    pub onion_step: u32,
+    /// Draw the selected joint's motion path.
+    pub motion_path: bool,
 }
 
 impl Selection {
@@ -114,6 +120,9 @@ impl Default for Selection {
             mirror: None,
             joint_markers: true,
             marker_size: 1.0,
+            onion: 0,
+            onion_step: 2,
+            motion_path: false,
         }
     }
 }

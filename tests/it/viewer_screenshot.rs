@@ -923,3 +923,103 @@ fn the_play_range_loops_inside_its_markers() {
 fn shot_green_without_range() -> Option<usize> {
     shot(true).map(|s| s.count(is_range_colour))
 }
+
+/// A JSON `[x, y, z]` as a vector.
+fn vec3(v: &serde_json::Value) -> Vec3 {
+    let a: Vec<f32> = serde_json::from_value(v.clone()).unwrap();
+    Vec3::from_slice(&a)
+}
+
+/// `view morbman emotes --clip "Default Dance" --at 1.0 --onion 2 --onion-step 6 --path
+/// Hand.R`: the onion poses are the clip's poses 6 and 12 frames either side of 1 s, and the
+/// motion path is Hand.R's position at every frame, as the Bevy side poses them
+/// (`humanoid_posed_positions`, composed apart from the viewer's core poser).
+#[test]
+fn onion_skins_and_the_motion_path_are_the_clips_poses() {
+    use clipscope_bevy::humanoid_posed_positions;
+    use clipscope_core::humanoid::PoseOptions;
+    let (Some(morbman), Some(emotes)) = (
+        common::data("binary/wetboys_plateupemotesapi/morbman"),
+        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[morbman.clone(), emotes.clone()]);
+    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
+    let humanoid = rig.humanoid.as_ref().unwrap();
+    let clip = common::clip(&ws, "Default Dance");
+    let posed = |t: f32| {
+        humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default())
+    };
+    let mut args = vec![morbman.as_os_str(), emotes.as_os_str()];
+    args.extend(
+        [
+            "--clip",
+            "Default Dance",
+            "--at",
+            "1.0",
+            "--onion",
+            "2",
+            "--onion-step",
+            "6",
+            "--path",
+            "Hand.R",
+        ]
+        .map(std::ffi::OsStr::new),
+    );
+    let Some(shot) = shoot("onion", &args) else {
+        return;
+    };
+    let onion = shot.sidecar["onion"].as_array().unwrap();
+    let mut times: Vec<f32> = onion
+        .iter()
+        .map(|o| o["time"].as_f64().unwrap() as f32)
+        .collect();
+    times.sort_by(f32::total_cmp);
+    let want = [0.6, 0.8, 1.2, 1.4];
+    for (t, w) in times.iter().zip(want) {
+        assert!((t - w).abs() < 1e-5, "onion times {times:?}");
+    }
+    assert_eq!(times.len(), 4);
+    let mut moved = 0.0f32;
+    for o in onion {
+        let t = o["time"].as_f64().unwrap() as f32;
+        let joints = o["joints"].as_array().unwrap();
+        let expected = posed(t);
+        assert_eq!(joints.len(), expected.len());
+        for (j, (got, want)) in joints.iter().zip(&expected).enumerate() {
+            let got = vec3(got);
+            assert!(
+                got.distance(*want) < 1e-3,
+                "onion at {t}, joint {}: {got} against {want}",
+                rig.skeleton.joints[j].name
+            );
+        }
+        moved = moved.max(expected[24].distance(posed(1.0)[24]));
+    }
+    assert!(
+        moved > 0.05,
+        "the onion poses differ from the shown one by {moved} m"
+    );
+
+    let hand = rig
+        .skeleton
+        .joints
+        .iter()
+        .position(|j| j.name == "Hand.R")
+        .unwrap();
+    let path = &shot.sidecar["path"];
+    assert_eq!(path["joint"].as_u64(), Some(hand as u64));
+    let points = path["points"].as_array().unwrap();
+    // Every frame of the 6.8 s clip at 30 Hz.
+    assert_eq!(points.len(), 205);
+    for p in points {
+        let t = p["time"].as_f64().unwrap() as f32;
+        let got = vec3(&p["world"]);
+        let want = posed(t)[hand];
+        assert!(
+            got.distance(want) < 1e-3,
+            "path at {t}: {got} against {want}"
+        );
+    }
+}

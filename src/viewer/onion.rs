@@ -1,0 +1,197 @@
+//! Onion skins and motion paths: the shown clip's poses at other times, posed as `clipscope
+//! pose` poses them ([`ClipPoser`], Unity's space, relative to the rig's root) and placed
+//! under the rig's root in the window.
+//!
+//! - Onion skins: N poses before and after the playhead, every `step` frames, drawn as
+//!   translucent skeletons (the past red, the future blue, fading with distance).
+//! - Motion path: the selected joint's world path over the clip (or the play range), a dot
+//!   per frame.
+
+use bevy::prelude::*;
+
+use super::ViewerOptions;
+use super::scene::{SceneState, Selection};
+use clipscope_bevy::UnityPlayback;
+use clipscope_bevy::curves::position_to_bevy;
+use clipscope_core::clip::ClipData;
+use clipscope_core::curve::WrapMode;
+use clipscope_core::humanoid::PoseOptions;
+use clipscope_core::playhead::Playhead;
+use clipscope_core::pose::ClipPoser;
+use clipscope_core::rig::Skeleton;
+
+const PAST: Color = Color::srgb(1.0, 0.35, 0.35);
+const FUTURE: Color = Color::srgb(0.35, 0.6, 1.0);
+const PATH: Color = Color::srgb(1.0, 0.85, 0.3);
+/// Most frames a motion path samples (a long clip is thinned).
+const PATH_FRAMES: usize = 2000;
+
+/// What was drawn on the last frame, for the screenshot sidecar: each onion pose's clip
+/// time and joint positions, and the motion path's joint and points (Bevy's space).
+#[derive(Resource, Default)]
+pub struct GhostTrace {
+    pub onion: Vec<(f32, Vec<Vec3>)>,
+    pub path: Option<(usize, Vec<(f32, Vec3)>)>,
+}
+
+/// The clip times `k · step` frames before and after `t` (k = 1..=n), mapped into the span
+/// played as the wrap mode maps them (a once clip clamps, so its ghosts stay on the clip):
+/// `(k, time)` with negative k for the past.
+pub fn onion_times(playhead: &Playhead, n: u32, step: u32) -> Vec<(i32, f32)> {
+    let rate = if playhead.sample_rate > 0.0 {
+        playhead.sample_rate
+    } else {
+        60.0
+    };
+    let (a, b) = playhead.span();
+    let wrap = match playhead.wrap {
+        WrapMode::Once | WrapMode::Default => WrapMode::ClampForever,
+        w => w,
+    };
+    let now = playhead.clip_time();
+    let mut out = Vec::new();
+    for k in 1..=n as i32 {
+        for signed in [-k, k] {
+            let t = now + signed as f32 * step as f32 / rate;
+            out.push((signed, wrap.map_time(t - a, a, b)));
+        }
+    }
+    out
+}
+
+/// The frame times of the span played, thinned to [`PATH_FRAMES`].
+pub fn path_times(playhead: &Playhead) -> Vec<f32> {
+    let (a, b) = playhead.span();
+    let rate = if playhead.sample_rate > 0.0 {
+        playhead.sample_rate
+    } else {
+        60.0
+    };
+    let frames = ((b - a) * rate).floor().clamp(0.0, 1e6) as usize;
+    let every = frames / PATH_FRAMES + 1;
+    (0..=frames)
+        .step_by(every)
+        .map(|i| a + i as f32 / rate)
+        .collect()
+}
+
+/// Every joint's position at clip time `t` under `root`, in Bevy's space.
+pub fn posed(
+    poser: &ClipPoser,
+    root: &GlobalTransform,
+    options: &PoseOptions,
+    t: f32,
+) -> Vec<Vec3> {
+    let locals = poser.locals(t, options);
+    poser
+        .world(&locals)
+        .iter()
+        .map(|w| root.transform_point(position_to_bevy(w.t)))
+        .collect()
+}
+
+/// The poser of the shown clip on the shown rig, as the scene plays it.
+fn poser<'a>(scene: &'a SceneState, selection: &Selection) -> Option<ClipPoser<'a>> {
+    let (clip, skeleton): (&ClipData, &Skeleton) =
+        (scene.clip.as_deref()?, scene.skeleton.as_ref()?);
+    Some(
+        ClipPoser::new(clip, skeleton, scene.humanoid.as_deref()).mirrored(selection.mirror_mode()),
+    )
+}
+
+/// The onion skins and motion path asked for on the command line.
+pub fn setup(options: Res<ViewerOptions>, mut selection: ResMut<Selection>) {
+    selection.onion = options.onion;
+    selection.onion_step = options.onion_step.max(1);
+    selection.motion_path = options.path.is_some();
+}
+
+/// Draws the onion skins and the motion path, after transforms propagate.
+pub fn draw_ghosts(
+    mut gizmos: Gizmos,
+    mut selection: ResMut<Selection>,
+    scene: Res<SceneState>,
+    options: Res<ViewerOptions>,
+    playbacks: Query<(&UnityPlayback, &GlobalTransform)>,
+    trace: Option<ResMut<GhostTrace>>,
+    mut named: Local<bool>,
+) {
+    if selection.onion == 0 && !selection.motion_path {
+        return;
+    }
+    // `--path JOINT` selects its joint once the rig is there; a name that names no joint
+    // says which there are, once.
+    if selection.joint.is_none()
+        && !*named
+        && let (Some(name), Some(skeleton)) = (&options.path, &scene.skeleton)
+    {
+        *named = true;
+        selection.joint = skeleton.joints.iter().position(|j| &j.name == name);
+        if selection.joint.is_none() {
+            let there: Vec<&str> = skeleton.joints.iter().map(|j| j.name.as_str()).collect();
+            error!(
+                "--path {name:?}: rig {} has no joint of that name; its joints: {}",
+                scene.rig_name,
+                there.join(", ")
+            );
+        }
+    }
+    let Some((playback, root)) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+        return;
+    };
+    let Some(poser) = poser(&scene, &selection) else {
+        return;
+    };
+    let Some(skeleton) = scene.skeleton.as_ref() else {
+        return;
+    };
+    let options = PoseOptions {
+        root_motion: selection.root_motion,
+    };
+    let playhead = &playback.playhead;
+    let mut onion = Vec::new();
+    for (k, t) in onion_times(playhead, selection.onion, selection.onion_step.max(1)) {
+        let joints = posed(&poser, root, &options, t);
+        let base = if k < 0 { PAST } else { FUTURE };
+        let color = base.with_alpha(0.55 / k.unsigned_abs() as f32);
+        for (j, joint) in skeleton.joints.iter().enumerate() {
+            if let Some(p) = joint.parent.and_then(|p| joints.get(p)) {
+                gizmos.line(*p, joints[j], color);
+            }
+        }
+        onion.push((t, joints));
+    }
+    let mut path = None;
+    if let Some(joint) = selection.joint.filter(|_| selection.motion_path) {
+        let points: Vec<(f32, Vec3)> = path_times(playhead)
+            .into_iter()
+            .filter_map(|t| Some((t, *posed(&poser, root, &options, t).get(joint)?)))
+            .collect();
+        let size = scene_scale(&points);
+        for w in points.windows(2) {
+            gizmos.line(w[0].1, w[1].1, PATH.with_alpha(0.8));
+        }
+        for (_, p) in &points {
+            gizmos.sphere(Isometry3d::from_translation(*p), size, PATH);
+        }
+        path = Some((joint, points));
+    }
+    if let Some(mut trace) = trace {
+        trace.onion = onion;
+        trace.path = path;
+    }
+}
+
+/// A dot's radius: a small share of the path's extent (at least a millimetre).
+fn scene_scale(points: &[(f32, Vec3)]) -> f32 {
+    let (lo, hi) = points.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), (_, p)| (lo.min(*p), hi.max(*p)),
+    );
+    let extent = (hi - lo).max_element();
+    if extent.is_finite() {
+        (extent * 0.006).max(0.001)
+    } else {
+        0.001
+    }
+}
