@@ -52,9 +52,9 @@ pub fn rig_panel(
         ui.label("every");
         ui.add(egui::DragValue::new(&mut selection.onion_step).range(1..=120));
         ui.label("frames");
-        ui.checkbox(&mut selection.motion_path, "motion path")
-            .on_hover_text("the selected joint's path over the clip, a dot per frame");
     });
+    ui.checkbox(&mut selection.motion_path, "motion path")
+        .on_hover_text("the selected joint's path over the clip, a dot per frame");
     ui.checkbox(&mut selection.show_inactive, "show inactive objects")
         .on_hover_text("inactive GameObjects and disabled renderers, which Unity does not draw");
     if scene.humanoid.is_some() {
