@@ -126,6 +126,11 @@ pub fn capture_when_ready(
                 "time": t,
                 "joints": joints.iter().map(|p| p.to_array()).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),
+            "reference_pose": ghosts.reference.as_ref().map(|(t, joints)| serde_json::json!({
+                "time": t,
+                "joints": joints.iter().map(|p| p.to_array()).collect::<Vec<_>>(),
+                "worst": reference.worst_joints.iter().map(|(j, d)| serde_json::json!({"joint": j, "distance": d})).collect::<Vec<_>>(),
+            })),
             "path": ghosts.path.as_ref().map(|(joint, points)| serde_json::json!({
                 "joint": joint,
                 "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),

@@ -149,6 +149,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
             draw::draw_skeleton,
             markers::draw_humanoid_markers,
             onion::draw_ghosts,
+            onion::draw_reference_pose,
         )
             .after(bevy::transform::TransformSystems::Propagate),
     )

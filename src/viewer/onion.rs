@@ -6,10 +6,15 @@
 //!   translucent skeletons (the past red, the future blue, fading with distance).
 //! - Motion path: the selected joint's world path over the clip (or the play range), a dot
 //!   per frame.
+//! - With a reference clip pinned: its pose at the same clip time on the same rig, as a
+//!   white ghost in lockstep, and the joints whose positions differ most from the shown
+//!   pose (the rig panel lists them).
 
 use bevy::prelude::*;
 
 use super::ViewerOptions;
+use super::model::SkeletonGizmos;
+use super::reference::ReferenceDiff;
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::UnityPlayback;
 use clipscope_bevy::curves::position_to_bevy;
@@ -23,6 +28,9 @@ use clipscope_core::rig::Skeleton;
 const PAST: Color = Color::srgb(1.0, 0.35, 0.35);
 const FUTURE: Color = Color::srgb(0.35, 0.6, 1.0);
 const PATH: Color = Color::srgb(1.0, 0.85, 0.3);
+const REFERENCE: Color = Color::srgba(1.0, 1.0, 1.0, 0.7);
+/// Joints listed as differing most from the reference.
+const WORST: usize = 5;
 /// Most frames a motion path samples (a long clip is thinned).
 const PATH_FRAMES: usize = 2000;
 
@@ -32,6 +40,8 @@ const PATH_FRAMES: usize = 2000;
 pub struct GhostTrace {
     pub onion: Vec<(f32, Vec<Vec3>)>,
     pub path: Option<(usize, Vec<(f32, Vec3)>)>,
+    /// The reference's clip time and pose.
+    pub reference: Option<(f32, Vec<Vec3>)>,
 }
 
 /// The clip times `k · step` frames before and after `t` (k = 1..=n), mapped into the span
@@ -106,9 +116,59 @@ pub fn setup(options: Res<ViewerOptions>, mut selection: ResMut<Selection>) {
     selection.motion_path = options.path.is_some();
 }
 
+/// Draws the pinned reference's pose at the playhead's clip time (mapped by the
+/// reference's own wrap mode) beside the shown one, and ranks the joints by how far apart
+/// the two poses put them.
+pub fn draw_reference_pose(
+    mut gizmos: Gizmos<SkeletonGizmos>,
+    selection: Res<Selection>,
+    scene: Res<SceneState>,
+    mut reference: ResMut<ReferenceDiff>,
+    playbacks: Query<(&UnityPlayback, &GlobalTransform)>,
+    trace: Option<ResMut<GhostTrace>>,
+) {
+    let Some((_, other)) = reference.reference.clone() else {
+        return;
+    };
+    let Some((playback, root)) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+        return;
+    };
+    let (Some(shown), Some(skeleton)) = (poser(&scene, &selection), scene.skeleton.as_ref()) else {
+        return;
+    };
+    let options = PoseOptions {
+        root_motion: selection.root_motion,
+    };
+    let t = playback.playhead.clip_time();
+    let now = posed(&shown, root, &options, t);
+    let theirs = ClipPoser::new(&other, skeleton, scene.humanoid.as_deref());
+    let rt = other
+        .wrap_mode()
+        .map_time(t - other.start, other.start, other.stop);
+    let ghost = posed(&theirs, root, &options, rt);
+    for (j, joint) in skeleton.joints.iter().enumerate() {
+        if let Some(p) = joint.parent.and_then(|p| ghost.get(p)) {
+            gizmos.line(*p, ghost[j], REFERENCE);
+        }
+    }
+    let mut worst: Vec<(usize, f32)> = now
+        .iter()
+        .zip(&ghost)
+        .map(|(a, b)| a.distance(*b))
+        .enumerate()
+        .filter(|(_, d)| d.is_finite())
+        .collect();
+    worst.sort_by(|a, b| b.1.total_cmp(&a.1));
+    worst.truncate(WORST);
+    reference.worst_joints = worst;
+    if let Some(mut trace) = trace {
+        trace.reference = Some((rt, ghost));
+    }
+}
+
 /// Draws the onion skins and the motion path, after transforms propagate.
 pub fn draw_ghosts(
-    mut gizmos: Gizmos,
+    mut gizmos: Gizmos<SkeletonGizmos>,
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
     options: Res<ViewerOptions>,

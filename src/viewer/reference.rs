@@ -21,6 +21,10 @@ pub struct ReferenceDiff {
     pub diff: Option<ClipDiff>,
     /// Shown clip's curve index to its entry in `diff.curves`.
     by_curve: HashMap<usize, usize>,
+    /// At the playhead, the joints whose positions differ most between the shown clip's
+    /// pose and the reference's (joint index, metres), largest first (set as the ghost is
+    /// drawn).
+    pub worst_joints: Vec<(usize, f32)>,
 }
 
 /// A track's difference from the reference.

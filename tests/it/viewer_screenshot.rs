@@ -1023,3 +1023,79 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
         );
     }
 }
+
+/// `view morbman emotes replacements --clip "Default Dance" --reference Floss --at 1.0`: the
+/// white ghost is Floss posed on the same rig at the same clip time (mapped by Floss's own
+/// wrap), and the joints listed as posed apart most are the largest of those distances.
+#[test]
+fn the_reference_ghost_is_the_reference_clips_pose() {
+    use clipscope_bevy::humanoid_posed_positions;
+    use clipscope_core::humanoid::PoseOptions;
+    let (Some(morbman), Some(emotes), Some(replacements)) = (
+        common::data("binary/wetboys_plateupemotesapi/morbman"),
+        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
+        common::data("binary/wetboys_plateupemotesapi/moisture_animationreplacements"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[morbman.clone(), emotes.clone(), replacements.clone()]);
+    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
+    let humanoid = rig.humanoid.as_ref().unwrap();
+    let posed = |name: &str, t: f32| {
+        let clip = common::clip(&ws, name);
+        humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default())
+    };
+    let mut args = vec![
+        morbman.as_os_str(),
+        emotes.as_os_str(),
+        replacements.as_os_str(),
+    ];
+    args.extend(
+        [
+            "--clip",
+            "Default Dance",
+            "--reference",
+            "Floss",
+            "--at",
+            "1.0",
+        ]
+        .map(std::ffi::OsStr::new),
+    );
+    let Some(shot) = shoot("reference-ghost", &args) else {
+        return;
+    };
+    let ghost = &shot.sidecar["reference_pose"];
+    let t = ghost["time"].as_f64().unwrap() as f32;
+    // Floss is longer than a second and loops: clip time 1.0 is its own 1.0.
+    assert!((t - 1.0).abs() < 1e-4, "reference time {t}");
+    let joints = ghost["joints"].as_array().unwrap();
+    let theirs = posed("Floss", t);
+    let ours = posed("Default Dance", 1.0);
+    assert_eq!(joints.len(), theirs.len());
+    for (j, (got, want)) in joints.iter().zip(&theirs).enumerate() {
+        let got = vec3(got);
+        assert!(
+            got.distance(*want) < 1e-3,
+            "ghost joint {}: {got} against {want}",
+            rig.skeleton.joints[j].name
+        );
+    }
+    let mut apart: Vec<f32> = ours
+        .iter()
+        .zip(&theirs)
+        .map(|(a, b)| a.distance(*b))
+        .collect();
+    apart.sort_by(|a, b| b.total_cmp(a));
+    let worst = ghost["worst"].as_array().unwrap();
+    assert_eq!(worst.len(), 5);
+    for (w, want) in worst.iter().zip(&apart) {
+        let got = w["distance"].as_f64().unwrap() as f32;
+        assert!(
+            (got - want).abs() < 1e-3,
+            "worst {worst:?} against {apart:?}"
+        );
+        let j = w["joint"].as_u64().unwrap() as usize;
+        assert!((ours[j].distance(theirs[j]) - got).abs() < 1e-3);
+    }
+    assert!(apart[0] > 0.1, "the two dances differ by {} m", apart[0]);
+}

@@ -83,7 +83,7 @@ pub fn rig_panel(
     }
     if reference.diff.is_some() {
         ui.separator();
-        reference_view(ui, clip, reference, selection);
+        reference_view(ui, skeleton, clip, reference, selection);
     }
     ui.separator();
     export_section(ui, library, scene, selection, export);
@@ -452,6 +452,7 @@ fn clip_facts(ui: &mut egui::Ui, clip: &ClipData) {
 /// first; clicking one plots it (with the reference's ghost line).
 fn reference_view(
     ui: &mut egui::Ui,
+    skeleton: &Skeleton,
     clip: &ClipData,
     reference: &ReferenceDiff,
     selection: &mut Selection,
@@ -469,6 +470,21 @@ fn reference_view(
     egui::CollapsingHeader::new(heading)
         .id_salt("reference")
         .show(ui, |ui| {
+            if !reference.worst_joints.is_empty() {
+                ui.label("posed apart most now (the white ghost is the reference):");
+                for &(joint, distance) in &reference.worst_joints {
+                    let name = skeleton.joints.get(joint).map_or("?", |j| j.name.as_str());
+                    if ui
+                        .selectable_label(
+                            selection.joint == Some(joint),
+                            format!("  {name}  {:.1} cm", distance * 100.0),
+                        )
+                        .clicked()
+                    {
+                        selection.joint = Some(joint);
+                    }
+                }
+            }
             for f in &diff.facts {
                 ui.label(format!("{}: {:?} vs {:?}", f.what, f.a, f.b));
             }
