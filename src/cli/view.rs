@@ -59,6 +59,10 @@ pub struct ViewArgs {
     /// Hide the meshes: the skeleton alone.
     #[arg(long)]
     no_mesh: bool,
+    /// Draw the joint markers over the meshes too (off by default where a mesh is shown, so
+    /// the skeleton's thin bones do not hide the character; `s` toggles the skeleton).
+    #[arg(long)]
+    joints: bool,
     /// Measure the viewer's speed: once the scene is ready, play for SECONDS with vsync off,
     /// print the frames a second drawn and exit.
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
@@ -113,6 +117,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         screenshot: args.screenshot.clone(),
         unity_version: args.inputs.unity_version.clone(),
         no_mesh: args.no_mesh,
+        joints: args.joints,
         fps: args.fps,
     };
     exit_code(viewer::run(options))

@@ -3,7 +3,9 @@
 //! frame ([`clipscope_core::framing`]): a humanoid rig's human bones, else the joints carrying
 //! skinned vertices, else the joints without the far outliers, with the drawn meshes and
 //! other joints that lie near it. The camera starts at the rig's front, in a three-quarter
-//! view. Joints left out stay drawn (faded) and are reached by zooming out.
+//! view, at the distance where those points, seen in perspective from there, fill 90% of the
+//! view's height or width (the view's own shape: fitted again when the panels resize it).
+//! Joints left out stay drawn (faded) and are reached by zooming out.
 
 use bevy::camera::CameraOutputMode;
 use bevy::camera::visibility::RenderLayers;
@@ -33,16 +35,26 @@ pub struct OrbitCamera {
     pub pitch: f32,
     /// The framed focus and radius, restored by `f`.
     pub framed: (Vec3, f32),
+    /// The framed points (Bevy space, thinned), fitted again when the view turns to face a
+    /// rig or its shape changes.
+    pub points: Vec<Vec3>,
+    /// The 3D view's width over its height.
+    pub aspect: f32,
 }
 
 /// How far the camera turns from the rig's front (radians): a three-quarter view, as
 /// Unity's Animation preview shows a character.
 pub const THREE_QUARTER: f32 = 0.6;
 
-/// The camera's distance from the framed focus, per unit of the framed box's diagonal: the
-/// box's bounding sphere (half the diagonal) fills the 45° vertical field of view with a
-/// tenth to spare, 0.55 / sin 22.5°.
-const FIT: f32 = 1.44;
+/// The share of the view's height (or width) the framed box fills, seen from the camera:
+/// most of it, with a little room around the character.
+const FILL: f32 = 0.9;
+
+/// Most points framing fits the view to (more are thinned evenly).
+const FIT_POINTS: usize = 8192;
+
+/// Half the vertical field of view (Bevy's default perspective, 45°).
+const HALF_FOV: f32 = std::f32::consts::FRAC_PI_8;
 
 /// The camera's height above the horizon when it faces a rig (radians).
 const FACING_PITCH: f32 = 0.3;
@@ -55,6 +67,8 @@ impl Default for OrbitCamera {
             yaw: 0.6,
             pitch: 0.3,
             framed: (Vec3::Y, 4.0),
+            points: Vec::new(),
+            aspect: 1.0,
         }
     }
 }
@@ -88,12 +102,55 @@ impl OrbitCamera {
         if points.is_empty() || !min.is_finite() || !max.is_finite() || min.x > max.x {
             return;
         }
-        let focus = (min + max) / 2.0;
-        // The bounding sphere fits the vertical field of view (45°) with a little room.
-        let radius = ((max - min).length() * FIT).clamp(0.5, 1e5);
+        let every = points.len().div_ceil(FIT_POINTS).max(1);
+        self.framed.0 = (min + max) / 2.0;
+        self.points = points
+            .iter()
+            .step_by(every)
+            .chain([&min, &max])
+            .filter(|p| p.is_finite())
+            .copied()
+            .collect();
+        self.fit();
+    }
+
+    /// Places the camera on its current bearing, looking at the framed box's centre, at the
+    /// distance where the framed points, seen in perspective, fill [`FILL`] of the view's
+    /// height or width (whichever binds first), and makes that the framed view.
+    fn fit(&mut self) {
+        if self.points.is_empty() {
+            return;
+        }
+        let focus = self.framed.0;
+        let turn = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0).inverse();
+        let tan = HALF_FOV.tan() * FILL;
+        let aspect = if self.aspect.is_finite() {
+            self.aspect.clamp(0.2, 5.0)
+        } else {
+            1.0
+        };
+        let mut distance: f32 = 0.0;
+        for p in &self.points {
+            // The point in the camera's axes: x right, y up, z towards the camera.
+            let v = turn * (*p - focus);
+            distance = distance
+                .max(v.z + v.y.abs() / tan)
+                .max(v.z + v.x.abs() / (tan * aspect))
+                .max(v.z * 1.1);
+        }
+        let radius = distance.clamp(0.05, 1e5);
         self.focus = focus;
         self.radius = radius;
         self.framed = (focus, radius);
+    }
+
+    /// The view's shape changed (panels resized): a view still as framed is fitted again.
+    pub fn set_aspect(&mut self, aspect: f32) {
+        let framed = (self.focus, self.radius) == self.framed;
+        self.aspect = aspect;
+        if framed {
+            self.fit();
+        }
     }
 
     /// Turns the camera to the front of a rig facing `forward` (Bevy space), in a
@@ -105,6 +162,7 @@ impl OrbitCamera {
         }
         self.yaw = flat.x.atan2(flat.z) + THREE_QUARTER;
         self.pitch = FACING_PITCH;
+        self.fit();
     }
 
     /// Back to the framed view.
@@ -291,6 +349,23 @@ pub fn orbit_controls(
     }
 }
 
+/// Keeps the orbit's aspect that of the 3D view (the space the panels leave).
+pub fn track_aspect(
+    cameras: Query<&Camera, (With<Camera3d>, Changed<Camera>)>,
+    mut orbit: ResMut<OrbitCamera>,
+) {
+    let Some(size) = cameras
+        .iter()
+        .find_map(|c| c.viewport.as_ref().map(|v| v.physical_size))
+    else {
+        return;
+    };
+    let aspect = size.x as f32 / size.y.max(1) as f32;
+    if (aspect - orbit.aspect).abs() > 1e-3 {
+        orbit.set_aspect(aspect);
+    }
+}
+
 /// Moves the camera to the orbit.
 pub fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, With<Camera3d>>) {
     if !orbit.is_changed() {
@@ -305,6 +380,18 @@ pub fn apply_orbit(orbit: Res<OrbitCamera>, mut cameras: Query<&mut Transform, W
 mod tests {
     use super::*;
 
+    /// Whether `p` projects inside the framed view (vertical field of view 45°, the
+    /// orbit's aspect), in front of the camera.
+    fn in_view(orbit: &OrbitCamera, p: Vec3) -> bool {
+        let camera = orbit.transform();
+        let v = camera.rotation.inverse() * (p - camera.translation);
+        let depth = -v.z;
+        let tan = HALF_FOV.tan();
+        depth > 0.0
+            && v.y.abs() <= depth * tan * 1.0001
+            && v.x.abs() <= depth * tan * orbit.aspect * 1.0001
+    }
+
     #[test]
     fn framing_covers_every_finite_point() {
         let points = [
@@ -317,13 +404,50 @@ mod tests {
         let mut orbit = OrbitCamera::default();
         orbit.frame_points(&points);
         assert!(orbit.focus.is_finite() && orbit.radius.is_finite());
-        for p in points.iter().filter(|p| p.is_finite()) {
-            assert!(p.distance(orbit.focus) < orbit.radius, "{p}");
+        for aspect in [0.5, 1.0, 1.4, 3.0] {
+            orbit.set_aspect(aspect);
+            for p in points.iter().filter(|p| p.is_finite()) {
+                assert!(in_view(&orbit, *p), "{p} at aspect {aspect}");
+            }
         }
         assert_eq!(orbit.framed, (orbit.focus, orbit.radius));
         // Nothing finite to frame: the view stays.
         let before = orbit.clone();
         orbit.frame_points(&[Vec3::NAN]);
         assert_eq!(orbit, before);
+    }
+
+    /// A standing body (1.8 m tall, arms out) seen from its front in three-quarter view
+    /// fills most of a landscape view's height (0.67: the bounding sphere framing gave
+    /// 0.62), and every corner of its box stays in view.
+    #[test]
+    fn a_standing_body_fills_most_of_the_view() {
+        let (min, max) = (Vec3::new(-0.8, 0.0, -0.2), Vec3::new(0.8, 1.8, 0.2));
+        let mut orbit = OrbitCamera {
+            aspect: 1.36,
+            ..OrbitCamera::default()
+        };
+        let corners: Vec<Vec3> = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                )
+            })
+            .collect();
+        orbit.frame_points(&corners);
+        orbit.face(Vec3::Z);
+        let camera = orbit.transform();
+        let project = |p: Vec3| {
+            let v = camera.rotation.inverse() * (p - camera.translation);
+            v.y / (-v.z * HALF_FOV.tan())
+        };
+        let (head, feet) = (project(Vec3::new(0.0, 1.8, 0.0)), project(Vec3::ZERO));
+        let fill = (head - feet) / 2.0;
+        assert!(fill > 0.65, "the body fills {fill} of the view's height");
+        for c in corners {
+            assert!(in_view(&orbit, c), "corner {c}");
+        }
     }
 }

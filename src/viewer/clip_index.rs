@@ -80,6 +80,52 @@ impl ClipIndex {
             .unzip();
         ClipIndex { kinds, rigs }
     }
+
+    /// What a clip is grouped under in the clip list: its file, or the rig it plays on
+    /// (`usize::MAX`: none).
+    pub fn group_of(&self, ws: &Workspace, clip: usize, by_rig: bool) -> usize {
+        if by_rig {
+            self.rigs.get(clip).copied().flatten().unwrap_or(usize::MAX)
+        } else {
+            ws.clips[clip].at.file
+        }
+    }
+
+    /// The clips the list shows, in its order: those whose name contains `filter` (any
+    /// case) and of `kind` where one is chosen, group by group (groups in key order).
+    pub fn listed(
+        &self,
+        ws: &Workspace,
+        filter: &str,
+        kind: Option<ClipKind>,
+        by_rig: bool,
+    ) -> Vec<usize> {
+        let filter = filter.to_lowercase();
+        let mut shown: Vec<usize> = (0..ws.clips.len())
+            .filter(|&i| ws.clips[i].name.to_lowercase().contains(&filter))
+            .filter(|&i| kind.is_none_or(|k| self.kinds.get(i).copied().flatten() == Some(k)))
+            .collect();
+        shown.sort_by_key(|&i| self.group_of(ws, i, by_rig));
+        shown
+    }
+
+    /// The clip `step` places from `at` in the list (`listed`), wrapping at its ends; the
+    /// first listed one when `at` is not listed. Clips that did not decode are skipped.
+    pub fn step(&self, listed: &[usize], at: Option<usize>, step: isize) -> Option<usize> {
+        let playable: Vec<usize> = listed
+            .iter()
+            .copied()
+            .filter(|&i| self.kinds.get(i).copied().flatten().is_some())
+            .collect();
+        let n = playable.len() as isize;
+        if n == 0 {
+            return None;
+        }
+        let Some(here) = at.and_then(|a| playable.iter().position(|&i| i == a)) else {
+            return playable.first().copied();
+        };
+        Some(playable[(here as isize + step).rem_euclid(n) as usize])
+    }
 }
 
 #[cfg(test)]
@@ -109,5 +155,35 @@ mod tests {
         assert!(!index.kinds.is_empty());
         assert!(index.kinds.iter().all(|&k| k == Some(ClipKind::Generic)));
         assert!(index.rigs.iter().all(|&r| r == Some(0)));
+    }
+
+    #[test]
+    fn the_list_order_steps_and_wraps() {
+        let demo = open(DEMO_FILE_NAME, DEMO.to_vec());
+        let index = ClipIndex::new(&demo);
+        let all = index.listed(&demo, "", None, false);
+        assert_eq!(all, (0..demo.clips.len()).collect::<Vec<_>>());
+        assert!(all.len() >= 2);
+        let last = *all.last().unwrap();
+        assert_eq!(index.step(&all, Some(0), 1), Some(all[1]));
+        assert_eq!(index.step(&all, Some(0), -1), Some(last));
+        assert_eq!(index.step(&all, Some(last), 1), Some(0));
+        assert_eq!(index.step(&all, None, 1), Some(0));
+        // The filter ignores case and keeps only the names that contain it.
+        let name = demo.clips[1].name.to_lowercase();
+        let found = index.listed(&demo, &name.to_uppercase(), None, false);
+        assert!(found.contains(&1));
+        assert!(found.len() < all.len());
+        assert!(
+            found
+                .iter()
+                .all(|&i| demo.clips[i].name.to_lowercase().contains(&name))
+        );
+        assert!(
+            index
+                .listed(&demo, "", Some(ClipKind::Generic), false)
+                .is_empty()
+        );
+        assert_eq!(index.step(&[], Some(0), 1), None);
     }
 }

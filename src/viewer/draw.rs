@@ -1,5 +1,5 @@
-//! The skeleton as gizmos: bones from parent to child, joints as small spheres (sized by the
-//! rig panel's slider, or off), the selected joint highlighted with its axes, optional name
+//! The skeleton as gizmos: thin bones from parent to child over the mesh, joints as small
+//! spheres (sized by the rig panel's slider; off by default over a mesh), the selected joint highlighted with its axes, optional name
 //! labels, and a ground grid. Joints outside the framed view (a weapon socket parked far
 //! away) get no marker and faded lines, so the character reads first.
 
@@ -7,7 +7,7 @@ use bevy::prelude::*;
 
 use super::camera::OrbitCamera;
 use super::model::SkeletonGizmos;
-use super::scene::Selection;
+use super::scene::{SceneState, Selection};
 use clipscope_bevy::{RigJoint, UnityProperties};
 
 const BONE: Color = Color::srgb(0.35, 0.8, 1.0);
@@ -33,6 +33,7 @@ pub fn draw_skeleton(
     mut grid: Gizmos,
     mut gizmos: Gizmos<SkeletonGizmos>,
     selection: Res<Selection>,
+    scene: Res<SceneState>,
     orbit: Res<OrbitCamera>,
     joints: Query<JointView>,
     parents: Query<&GlobalTransform, With<RigJoint>>,
@@ -49,6 +50,7 @@ pub fn draw_skeleton(
     if !selection.skeleton {
         return;
     }
+    let markers = selection.markers_shown(selection.meshes && scene.has_meshes);
     for (global, joint, name, child_of, props) in &joints {
         if props.and_then(UnityProperties::active) == Some(false) {
             continue;
@@ -57,7 +59,7 @@ pub fn draw_skeleton(
         let selected = selection.joint == Some(joint.index);
         let color = if selected { SELECTED } else { JOINT };
         let outside = far(p);
-        if selected || (selection.joint_markers && !outside) {
+        if selected || (markers && !outside) {
             gizmos.sphere(
                 Isometry3d::from_translation(p),
                 if selected { scale * 1.6 } else { scale },

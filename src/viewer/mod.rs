@@ -64,6 +64,8 @@ pub struct ViewerOptions {
     pub unity_version: Option<String>,
     /// Hide the meshes (the rig panel can show them again).
     pub no_mesh: bool,
+    /// Draw the joint markers over the meshes too.
+    pub joints: bool,
     /// Measure the frames a second over this many seconds (vsync off), print and exit.
     pub fps: Option<f32>,
 }
@@ -139,6 +141,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
             scene::humanoid_root_motion,
             input::shortcuts,
             camera::orbit_controls,
+            camera::track_aspect,
             camera::apply_orbit,
         )
             .chain(),

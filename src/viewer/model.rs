@@ -54,6 +54,9 @@ impl Plugin for ModelView {
 /// A light from above the camera's side, and the mesh toggle from the command line.
 fn setup(mut commands: Commands, options: Res<ViewerOptions>, mut selection: ResMut<Selection>) {
     selection.meshes = !options.no_mesh;
+    if options.joints {
+        selection.joint_markers = Some(true);
+    }
     commands.spawn((
         DirectionalLight {
             illuminance: 2000.0,
@@ -123,6 +126,7 @@ fn attach_model(
     let rest = posed_joints(&model.skeleton, None, 0.0);
     let rest: Vec<Vec3> = rest.iter().map(|a| Vec3::from(a.translation)).collect();
     scene.far_joints = outside_view(&orbit, &rest);
+    scene.has_meshes = true;
 }
 
 /// The joints' world transforms (Bevy space, skeleton order) posed by the humanoid clip

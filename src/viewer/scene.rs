@@ -67,8 +67,9 @@ pub struct Selection {
     /// The user's mirror choice for one clip, against its own `m_Mirror`; other clips play
     /// as their flag says.
     pub mirror: Option<(ObjectRef, bool)>,
-    /// Draw the joints' markers (the bones stay).
-    pub joint_markers: bool,
+    /// Draw the joints' markers (the bones stay): the user's choice, else
+    /// [`Selection::markers_shown`]'s default (off over a mesh, so the skeleton does not hide it).
+    pub joint_markers: Option<bool>,
     /// The markers' size, 1 the default (small: they must not cover a character's body).
     pub marker_size: f32,
     /// Onion skins: this many poses before and after the playhead (0: off).
@@ -77,9 +78,17 @@ pub struct Selection {
     pub onion_step: u32,
     /// Draw the selected joint's motion path.
     pub motion_path: bool,
+    /// Frames the step keys and buttons move by (a fraction: a sub-frame step).
+    pub step: f32,
 }
 
 impl Selection {
+    /// Whether joint markers are drawn: as the user chose, else only when no mesh is drawn
+    /// (over a character's mesh the thin bones are enough; `s` or the panel brings them back).
+    pub fn markers_shown(&self, meshes_drawn: bool) -> bool {
+        self.joint_markers.unwrap_or(!meshes_drawn)
+    }
+
     /// How the shown clip is mirrored: the user's choice for it, else its own flag.
     pub fn mirror_mode(&self) -> MirrorMode {
         match self.mirror {
@@ -118,11 +127,12 @@ impl Default for Selection {
             dirty: false,
             keep_view: false,
             mirror: None,
-            joint_markers: true,
+            joint_markers: None,
             marker_size: 1.0,
             onion: 0,
             onion_step: 2,
             motion_path: false,
+            step: 1.0,
         }
     }
 }
@@ -150,6 +160,8 @@ pub struct SceneState {
     pub far_joints: usize,
     /// The camera was kept when this scene was built (no framing).
     pub keep_view: bool,
+    /// The rig's meshes were spawned onto it.
+    pub has_meshes: bool,
 }
 
 /// The clip to select after loading: the one named, else the first that decodes.
@@ -277,6 +289,7 @@ pub fn rebuild_scene(
         frames: 0,
         far_joints,
         keep_view,
+        has_meshes: false,
     };
 }
 

@@ -173,7 +173,7 @@ fn shot(no_mesh: bool) -> Option<&'static Shot> {
     cell.get_or_init(|| {
         let bundle = common::data("binary/lessscarymannequins/copy.bundle")?;
         let mut args = vec![bundle.into_os_string()];
-        args.extend(["--clip", "TestClip", "--at", "0.5"].map(Into::into));
+        args.extend(["--clip", "TestClip", "--at", "0.5", "--joints"].map(Into::into));
         if no_mesh {
             args.push("--no-mesh".into());
         }
@@ -227,7 +227,7 @@ fn humanoid_clip_renders_on_morbman_where_the_pose_projects() {
     let t = 1.0;
     let humanoid = rig.humanoid.as_ref().unwrap();
     let want = humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default());
-    let args = ["--clip", "Default Dance", "--at", "1.0"].map(std::ffi::OsStr::new);
+    let args = ["--clip", "Default Dance", "--at", "1.0", "--joints"].map(std::ffi::OsStr::new);
     let mut all = vec![morbman.as_os_str(), emotes.as_os_str()];
     all.extend(args);
     let Some(shot) = shoot("humanoid", &all) else {
@@ -1098,4 +1098,12 @@ fn the_reference_ghost_is_the_reference_clips_pose() {
         assert!((ours[j].distance(theirs[j]) - got).abs() < 1e-3);
     }
     assert!(apart[0] > 0.1, "the two dances differ by {} m", apart[0]);
+    // Over the mesh, without --joints, the joints get no markers: the bones alone.
+    let visible = shot.visible();
+    let hits = shot.hits(&visible);
+    assert!(
+        hits * 5 < visible.len(),
+        "joint colour at {hits} of {} joints over the mesh",
+        visible.len()
+    );
 }

@@ -128,6 +128,27 @@ impl Playhead {
         self.time = frame as f32 / rate;
     }
 
+    /// Pauses and moves by `frames` frames of the clip's rate: a whole number lands on a
+    /// frame (as [`Playhead::step_frames`]), a fraction moves by that part of a frame (a
+    /// sub-frame step, to look between keys).
+    pub fn step_by(&mut self, frames: f32) {
+        if !frames.is_finite() {
+            return;
+        }
+        if frames.fract() == 0.0 {
+            self.step_frames(frames.clamp(i32::MIN as f32, i32::MAX as f32) as i32);
+            return;
+        }
+        self.paused = true;
+        self.stopped = false;
+        let rate = if self.sample_rate > 0.0 {
+            self.sample_rate
+        } else {
+            60.0
+        };
+        self.time += frames / rate;
+    }
+
     /// Plays from the start.
     pub fn restart(&mut self) {
         self.time = 0.0;

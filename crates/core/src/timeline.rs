@@ -12,6 +12,8 @@ pub enum TimelineCommand {
     TogglePlay,
     /// Pause and move by this many frames.
     StepFrames(i32),
+    /// Pause and move by this many frames, a fraction being a sub-frame step.
+    Step(f32),
     /// To the clip's start.
     Home,
     /// To the clip's end.
@@ -43,6 +45,7 @@ pub fn apply(playhead: &mut Playhead, command: TimelineCommand) {
             }
         }
         TimelineCommand::StepFrames(n) => playhead.step_frames(n),
+        TimelineCommand::Step(frames) => playhead.step_by(frames),
         TimelineCommand::Home => playhead.seek(playhead.span().0),
         TimelineCommand::End => {
             // Just before the end: exactly at the end a looping clip shows its start.
@@ -86,6 +89,31 @@ pub fn frame_at(t: f32, start: f32, rate: f32) -> i64 {
     } else {
         0
     }
+}
+
+/// The frame shown for a clip time, as text: a whole frame, or with one decimal between
+/// frames (after a sub-frame step).
+pub fn frame_label(t: f32, start: f32, rate: f32) -> String {
+    if rate <= 0.0 || !rate.is_finite() || !t.is_finite() {
+        return "0".into();
+    }
+    let frame = (t - start) * rate;
+    if (frame - frame.round()).abs() < 1e-3 {
+        format!("{}", frame.round() as i64)
+    } else {
+        format!("{frame:.1}")
+    }
+}
+
+/// The first key time after `t` (by more than a microsecond), if any: `marks` sorted, as
+/// [`key_marks`] gives them.
+pub fn key_after(marks: &[f32], t: f32) -> Option<f32> {
+    marks.iter().copied().find(|&k| k > t + 1e-6)
+}
+
+/// The last key time before `t` (by more than a microsecond), if any.
+pub fn key_before(marks: &[f32], t: f32) -> Option<f32> {
+    marks.iter().rev().copied().find(|&k| k < t - 1e-6)
 }
 
 /// Frame tick times from start to stop at `rate`, thinned to at most `max` ticks (every
@@ -230,6 +258,56 @@ mod tests {
         assert_eq!(preview_range(0.0, 1.0), (-1.0, 2.0));
     }
 
+    /// A 2 s legacy looping clip at `rate` frames a second, with no curves.
+    fn clip(rate: f32) -> crate::clip::ClipData {
+        crate::clip::ClipData {
+            name: "c".into(),
+            legacy: true,
+            keyframed: true,
+            start: 0.0,
+            stop: 2.0,
+            sample_rate: rate,
+            wrap_mode_code: 2,
+            loop_time: false,
+            cycle_offset: 0.0,
+            settings: Default::default(),
+            counts: Default::default(),
+            bindings: vec![],
+            curves: vec![],
+            tracks: vec![],
+            pptr_mapping: vec![],
+            events: vec![],
+            warnings: vec![],
+            summary_only: None,
+        }
+    }
+
+    #[test]
+    fn sub_frame_steps_and_key_jumps() {
+        let mut playhead = Playhead::new(&clip(30.0));
+        apply(&mut playhead, TimelineCommand::Seek(1.0));
+        apply(&mut playhead, TimelineCommand::Step(0.25));
+        assert!(playhead.paused);
+        assert!((playhead.time - (1.0 + 0.25 / 30.0)).abs() < 1e-6);
+        assert_eq!(frame_label(playhead.time, 0.0, 30.0), "30.2");
+        // A whole step lands on a frame again.
+        apply(&mut playhead, TimelineCommand::Step(1.0));
+        assert!((playhead.time - 31.0 / 30.0).abs() < 1e-6);
+        assert_eq!(frame_label(playhead.time, 0.0, 30.0), "31");
+        apply(&mut playhead, TimelineCommand::Step(-0.5));
+        assert!((playhead.time - 30.5 / 30.0).abs() < 1e-6);
+        apply(&mut playhead, TimelineCommand::Step(f32::NAN));
+        assert!((playhead.time - 30.5 / 30.0).abs() < 1e-6);
+
+        let marks = [0.0, 0.5, 1.0, 2.0];
+        assert_eq!(key_after(&marks, 0.5), Some(1.0));
+        assert_eq!(key_after(&marks, 0.4), Some(0.5));
+        assert_eq!(key_after(&marks, 2.0), None);
+        assert_eq!(key_before(&marks, 0.5), Some(0.0));
+        assert_eq!(key_before(&marks, 1.7), Some(1.0));
+        assert_eq!(key_before(&marks, 0.0), None);
+    }
+
     #[test]
     fn steps_draw_as_vertical_jumps() {
         let step = Curve::from_keys(vec![
@@ -246,26 +324,7 @@ mod tests {
 
     #[test]
     fn transport_commands() {
-        let clip = crate::clip::ClipData {
-            name: "c".into(),
-            legacy: true,
-            keyframed: true,
-            start: 0.0,
-            stop: 2.0,
-            sample_rate: 10.0,
-            wrap_mode_code: 2,
-            loop_time: false,
-            cycle_offset: 0.0,
-            settings: Default::default(),
-            counts: Default::default(),
-            bindings: vec![],
-            curves: vec![],
-            tracks: vec![],
-            pptr_mapping: vec![],
-            events: vec![],
-            warnings: vec![],
-            summary_only: None,
-        };
+        let clip = clip(10.0);
         let mut p = Playhead::new(&clip);
         apply(&mut p, TimelineCommand::StepFrames(3));
         assert!(p.paused && (p.clip_time() - 0.3).abs() < 1e-6);

@@ -71,15 +71,12 @@ pub fn files_and_clips(
     });
     let ws = &library.main;
     pinned_reference(ui, library, selection);
-    let filter = selection.filter.to_lowercase();
-    let shown: Vec<usize> = (0..ws.clips.len())
-        .filter(|&i| ws.clips[i].name.to_lowercase().contains(&filter))
-        .filter(|&i| {
-            selection
-                .kind
-                .is_none_or(|k| index.kinds.get(i).copied().flatten() == Some(k))
-        })
-        .collect();
+    let shown = index.listed(
+        ws,
+        &selection.filter,
+        selection.kind,
+        selection.group_by_rig,
+    );
     let scroll = std::mem::take(&mut selection.scroll_to_clip);
     egui::ScrollArea::vertical()
         .id_salt("clips")
@@ -89,7 +86,7 @@ pub fn files_and_clips(
                 let members: Vec<usize> = shown
                     .iter()
                     .copied()
-                    .filter(|&i| group_of(ws, index, i, selection.group_by_rig) == key)
+                    .filter(|&i| index.group_of(ws, i, selection.group_by_rig) == key)
                     .collect();
                 egui::CollapsingHeader::new(title)
                     .id_salt((selection.group_by_rig, key))
@@ -106,20 +103,6 @@ pub fn files_and_clips(
     problems(ui, ws);
 }
 
-/// What a clip is grouped under: its file, or the rig it plays on (`usize::MAX`: none).
-fn group_of(ws: &Workspace, index: &ClipIndex, clip: usize, by_rig: bool) -> usize {
-    if by_rig {
-        index
-            .rigs
-            .get(clip)
-            .copied()
-            .flatten()
-            .unwrap_or(usize::MAX)
-    } else {
-        ws.clips[clip].at.file
-    }
-}
-
 /// The groups that hold a shown clip, in order: (key, title, hover text).
 fn groups(
     ws: &Workspace,
@@ -129,7 +112,7 @@ fn groups(
 ) -> Vec<(usize, String, String)> {
     let mut keys: Vec<usize> = shown
         .iter()
-        .map(|&i| group_of(ws, index, i, by_rig))
+        .map(|&i| index.group_of(ws, i, by_rig))
         .collect();
     keys.sort_unstable();
     keys.dedup();
@@ -215,7 +198,7 @@ fn problems(ui: &mut egui::Ui, ws: &Workspace) {
 /// The pinned reference clip, with a button to unpin it.
 fn pinned_reference(ui: &mut egui::Ui, library: &Library, selection: &mut Selection) {
     let Some(at) = selection.reference else {
-        ui.weak("pin a clip (◇) to compare the shown one with it");
+        ui.weak("pin a clip (☆) to compare the shown one with it");
         return;
     };
     let name = library.main.clip(at).map_or("?", |c| c.name.as_str());
@@ -233,9 +216,9 @@ fn pinned_reference(ui: &mut egui::Ui, library: &Library, selection: &mut Select
 fn pin_button(ui: &mut egui::Ui, at: ObjectRef, selection: &mut Selection) {
     let pinned = selection.reference == Some(at);
     let (symbol, hover) = if pinned {
-        ("◆", "the reference: click to unpin")
+        ("★", "the reference: click to unpin")
     } else {
-        ("◇", "pin as reference: the shown clip is compared with it")
+        ("☆", "pin as reference: the shown clip is compared with it")
     };
     if ui
         .selectable_label(pinned, symbol)

@@ -62,7 +62,7 @@ pub fn panels(
                     plot::curve_view(ui, &mut playback.playhead, &selection, clip, &reference);
                     return;
                 }
-                timeline::transport(ui, &mut playback.playhead, clip);
+                timeline::transport(ui, &mut playback.playhead, clip, &mut selection);
                 timeline::ticks_and_keys(ui, &mut playback.playhead, &selection, clip);
                 plot::curve_view(ui, &mut playback.playhead, &selection, clip, &reference);
             });
@@ -105,8 +105,32 @@ pub fn panels(
                     });
             }
         });
-    fit_camera(root.available_rect_before_wrap(), &mut cameras, &windows);
+    let view = root.available_rect_before_wrap();
+    fit_camera(view, &mut cameras, &windows);
+    if let Some(clip) = scene.clip.as_ref() {
+        view_caption(&root, view, clip);
+    }
     Ok(())
+}
+
+/// The shown clip's name, rate and frame count over the 3D view's top-left corner, so a
+/// screenshot says what it shows.
+fn view_caption(root: &egui::Ui, view: egui::Rect, clip: &clipscope_core::clip::ClipData) {
+    let frames = clipscope_core::timeline::frame_at(clip.stop, clip.start, clip.sample_rate);
+    let text = format!(
+        "{}  ·  {} fps  ·  {} frames  ·  {:.2} s",
+        clip.name,
+        clip.sample_rate,
+        frames,
+        clip.stop - clip.start
+    );
+    root.painter().with_clip_rect(view).text(
+        view.left_top() + egui::vec2(8.0, 6.0),
+        egui::Align2::LEFT_TOP,
+        text,
+        egui::FontId::proportional(14.0),
+        egui::Color32::from_gray(215),
+    );
 }
 
 /// Renders the 3D view into the space the panels leave free, so framing centres the rig there.

@@ -37,9 +37,12 @@ pub fn rig_panel(
         ui.checkbox(&mut selection.skeleton, "skeleton");
     });
     ui.horizontal(|ui| {
-        ui.checkbox(&mut selection.joint_markers, "joints");
+        let mut markers = selection.markers_shown(selection.meshes && scene.has_meshes);
+        if ui.checkbox(&mut markers, "joints").changed() {
+            selection.joint_markers = Some(markers);
+        }
         ui.add_enabled(
-            selection.joint_markers,
+            markers,
             egui::Slider::new(&mut selection.marker_size, 0.25..=4.0)
                 .logarithmic(true)
                 .text("size"),

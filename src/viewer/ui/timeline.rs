@@ -8,7 +8,9 @@ use crate::viewer::scene::Selection;
 use clipscope_core::clip::ClipData;
 use clipscope_core::curve::WrapMode;
 use clipscope_core::playhead::Playhead;
-use clipscope_core::timeline::{TimelineCommand, apply, frame_at, frame_ticks, key_marks};
+use clipscope_core::timeline::{
+    TimelineCommand, apply, frame_at, frame_label, frame_ticks, key_after, key_before, key_marks,
+};
 
 const MODES: [WrapMode; 4] = [
     WrapMode::Once,
@@ -17,15 +19,28 @@ const MODES: [WrapMode; 4] = [
     WrapMode::ClampForever,
 ];
 
-/// Buttons, scrubber, time, speed and wrap mode.
-pub fn transport(ui: &mut egui::Ui, playhead: &mut Playhead, clip: &ClipData) {
+/// Buttons, scrubber, time, step, speed and wrap mode.
+pub fn transport(
+    ui: &mut egui::Ui,
+    playhead: &mut Playhead,
+    clip: &ClipData,
+    selection: &mut Selection,
+) {
     ui.horizontal(|ui| {
         let mut command = None;
+        let marks = || key_marks(clip, &selection.tracks);
         if ui.button("⏮").on_hover_text("start (Home)").clicked() {
             command = Some(TimelineCommand::Home);
         }
-        if ui.button("◀").on_hover_text("frame back (Left)").clicked() {
-            command = Some(TimelineCommand::StepFrames(-1));
+        if ui
+            .button("◀ key")
+            .on_hover_text("previous key of the plotted curves (,)")
+            .clicked()
+        {
+            command = key_before(&marks(), playhead.clip_time()).map(TimelineCommand::Seek);
+        }
+        if ui.button("◀").on_hover_text("step back (Left)").clicked() {
+            command = Some(TimelineCommand::Step(-selection.step));
         }
         let label = if playhead.paused || playhead.stopped {
             "▶ play"
@@ -37,23 +52,40 @@ pub fn transport(ui: &mut egui::Ui, playhead: &mut Playhead, clip: &ClipData) {
         }
         if ui
             .button("▶")
-            .on_hover_text("frame forward (Right)")
+            .on_hover_text("step forward (Right)")
             .clicked()
         {
-            command = Some(TimelineCommand::StepFrames(1));
+            command = Some(TimelineCommand::Step(selection.step));
+        }
+        if ui
+            .button("key ▶")
+            .on_hover_text("next key of the plotted curves (.)")
+            .clicked()
+        {
+            command = key_after(&marks(), playhead.clip_time()).map(TimelineCommand::Seek);
         }
         if ui.button("⏭").on_hover_text("end (End)").clicked() {
             command = Some(TimelineCommand::End);
         }
         if let Some(c) = command {
             apply(playhead, c);
+            if matches!(c, TimelineCommand::Seek(_)) {
+                playhead.paused = true;
+            }
         }
         let t = playhead.clip_time();
         let frames = frame_at(clip.stop, clip.start, clip.sample_rate);
         ui.monospace(format!(
-            "{t:7.3} s  frame {:>4}/{frames}",
-            frame_at(t, clip.start, clip.sample_rate)
+            "{t:7.3} s  frame {:>6}/{frames}",
+            frame_label(t, clip.start, clip.sample_rate)
         ));
+        ui.label("step");
+        ui.add(
+            egui::DragValue::new(&mut selection.step)
+                .speed(0.05)
+                .range(0.05..=100.0),
+        )
+        .on_hover_text("frames the arrow keys and buttons move (below 1: between frames)");
         ui.label("speed");
         ui.add(
             egui::DragValue::new(&mut playhead.speed)
