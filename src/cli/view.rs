@@ -80,9 +80,10 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         name: args.rig.clone(),
         path_id: args.rig_path_id,
     };
-    // A named rig must be there before the window opens: open the files here, check, and
-    // hand them to the viewer (which then does not read them again).
-    let workspace = if rig.given() {
+    // A named rig or clip must be there before the window opens: open the files here,
+    // check, and hand them to the viewer (which then does not read them again).
+    let named = rig.given() || args.clip.is_some() || args.reference.is_some();
+    let workspace = if named {
         let ws = if args.paths.is_empty() {
             Workspace::open_bytes(
                 Path::new(DEMO_FILE_NAME),
@@ -92,12 +93,15 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         } else {
             args.inputs.open(&args.paths)
         };
-        if rig.find(&ws).is_none() {
+        if rig.given() && rig.find(&ws).is_none() {
             let wanted = RigWanted {
                 name: args.rig.as_deref(),
                 path_id: args.rig_path_id,
             };
             return wanted.not_found(&ws);
+        }
+        if let Some(code) = clip_not_found(&ws, args.clip.as_deref(), args.reference.as_deref()) {
+            return code;
         }
         Some(Arc::new(ws))
     } else {
@@ -121,6 +125,46 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         fps: args.fps,
     };
     exit_code(viewer::run(options))
+}
+
+/// Most clip names an error lists.
+const LISTED: usize = 40;
+
+/// An error naming what `--clip` or `--reference` named that no decoded clip has, with the
+/// clip names there; `None` when both name clips (the reference one other than the shown).
+fn clip_not_found(ws: &Workspace, clip: Option<&str>, reference: Option<&str>) -> Option<ExitCode> {
+    let shown = viewer::initial_clip(ws, clip);
+    let missing = match (clip, reference) {
+        (Some(name), _) if shown.is_none() => ("--clip", name, "no decoded clip is named"),
+        (_, Some(name)) if viewer::initial_reference(ws, name, shown).is_none() => (
+            "--reference",
+            name,
+            "no decoded clip other than the shown one is named",
+        ),
+        _ => return None,
+    };
+    eprintln!("error: {}: {} {:?}", missing.0, missing.2, missing.1);
+    let mut names: Vec<&str> = ws
+        .clips
+        .iter()
+        .filter(|c| c.data.is_ok())
+        .map(|c| c.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        eprintln!("the opened files have no clip that decodes");
+    } else {
+        let more = names.len().saturating_sub(LISTED);
+        let mut list = names[..names.len().min(LISTED)].join(", ");
+        if more > 0 {
+            list.push_str(&format!(
+                " and {more} more (`clipscope list` shows them all)"
+            ));
+        }
+        eprintln!("clips there: {list}");
+    }
+    Some(ExitCode::from(2))
 }
 
 /// `A..B`: two finite clip times, A before B.

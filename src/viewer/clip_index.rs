@@ -6,8 +6,9 @@ use bevy::prelude::*;
 
 use clipscope_core::check::pick_rig;
 use clipscope_core::clip::ClipData;
+use clipscope_core::curve::WrapMode;
 use clipscope_core::humanoid::pose::humanoid_slot;
-use clipscope_core::workspace::Workspace;
+use clipscope_core::workspace::{ObjectRef, RendererKind, Workspace};
 
 /// What a clip animates, for the clip list's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -79,6 +80,41 @@ impl ClipIndex {
             })
             .unzip();
         ClipIndex { kinds, rigs }
+    }
+
+    /// The clip a user would pick first in a folder of many (a whole game): on the rig with
+    /// a skinned mesh that the most clips play on (else the rig most clips play on), its
+    /// first looping clip (else its first clip); with no rig any clip plays on, the first
+    /// clip that decodes.
+    pub fn first_look(&self, ws: &Workspace) -> Option<ObjectRef> {
+        let mut counts = vec![0usize; ws.rigs.len()];
+        for r in self.rigs.iter().flatten() {
+            if let Some(c) = counts.get_mut(*r) {
+                *c += 1;
+            }
+        }
+        let skinned = |r: usize| {
+            ws.rigs[r]
+                .renderers
+                .iter()
+                .any(|e| matches!(e.kind, RendererKind::Skinned { .. }))
+        };
+        // The earliest of the best rigs wins a tie.
+        let rig = (0..ws.rigs.len())
+            .filter(|&r| counts[r] > 0)
+            .max_by_key(|&r| (skinned(r), counts[r], std::cmp::Reverse(r)));
+        let Some(rig) = rig else {
+            return ws.clips.iter().find(|c| c.data.is_ok()).map(|c| c.at);
+        };
+        let on_rig = || {
+            (0..ws.clips.len())
+                .filter(move |&i| self.rigs.get(i).copied().flatten() == Some(rig))
+                .filter_map(|i| Some((ws.clips[i].at, ws.clips[i].data.as_ref().ok()?)))
+        };
+        on_rig()
+            .find(|(_, c)| c.wrap_mode() == WrapMode::Loop)
+            .or_else(|| on_rig().next())
+            .map(|(at, _)| at)
     }
 
     /// What a clip is grouped under in the clip list: its file, or the rig it plays on

@@ -115,7 +115,11 @@ pub fn poll_loading(
         error!("{e}");
     }
     let library = Library { main };
-    selection.clip = super::scene::initial_clip(&library.main, options.clip.as_deref());
+    let index = ClipIndex::new(&library.main);
+    selection.clip = match options.clip.as_deref() {
+        Some(name) => super::scene::initial_clip(&library.main, Some(name)),
+        None => index.first_look(&library.main),
+    };
     if let (Some(name), None) = (&options.clip, selection.clip) {
         warn!("--clip {name}: no decoded clip has that name");
     }
@@ -133,7 +137,7 @@ pub fn poll_loading(
     }
     selection.dirty = true;
     selection.scroll_to_clip = true;
-    commands.insert_resource(ClipIndex::new(&library.main));
+    commands.insert_resource(index);
     commands.insert_resource(library);
     commands.remove_resource::<Loading>();
 }

@@ -23,6 +23,8 @@ mod rigs;
 mod scene;
 mod ui;
 
+pub use scene::{initial_clip, initial_reference};
+
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -89,8 +91,12 @@ impl RigChoice {
             && self.path_id.is_none_or(|id| rig.at.path_id == id)
     }
 
-    /// The index of the first rig of `ws` it names.
+    /// The index of the first rig of `ws` it names; `None` when none is named (the viewer
+    /// then picks a rig per clip, as `check` does).
     pub fn find(&self, ws: &Workspace) -> Option<usize> {
+        if !self.given() {
+            return None;
+        }
         ws.rigs.iter().position(|r| self.matches(r))
     }
 }

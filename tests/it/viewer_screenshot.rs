@@ -572,6 +572,50 @@ fn demo_and_cubes(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
     (demo, cubes)
 }
 
+/// `view --clip NAME` and `--reference NAME` naming no decoded clip are usage errors listing
+/// the clip names there, before any window opens (never a silent fallback to another clip).
+#[test]
+fn view_clip_naming_nothing_is_an_error_listing_the_clips() {
+    let demo = std::env::temp_dir().join(format!("clipscope-clipname-{}", std::process::id()));
+    std::fs::create_dir_all(&demo).unwrap();
+    let demo = demo.join(clipscope_core::demo::DEMO_FILE_NAME);
+    std::fs::write(&demo, clipscope_core::demo::DEMO).unwrap();
+    let ws = common::open(std::slice::from_ref(&demo));
+    let first = ws.clips[0].name.clone();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_clipscope"))
+            .arg("view")
+            .arg(&demo)
+            .args(extra)
+            .output()
+            .expect("runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, stderr) = run(&["--clip", "Nope"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--clip: no decoded clip is named \"Nope\""),
+        "{stderr}"
+    );
+    for clip in &ws.clips {
+        assert!(
+            stderr.contains(&clip.name),
+            "{} not listed: {stderr}",
+            clip.name
+        );
+    }
+    // The demo has each clip once: pinning the shown one as its own reference names nothing.
+    let (code, stderr) = run(&["--clip", &first, "--reference", &first]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--reference: no decoded clip other than the shown one"),
+        "{stderr}"
+    );
+}
+
 /// `view --rig NAME` names a rig as `pose --rig NAME` does: a name (or path id) no rig has
 /// is a usage error listing the rigs there, before any window opens.
 #[test]
@@ -1105,5 +1149,40 @@ fn the_reference_ghost_is_the_reference_clips_pose() {
         hits * 5 < visible.len(),
         "joint colour at {hits} of {} joints over the mesh",
         visible.len()
+    );
+}
+
+/// `view ../shared/data` (every shared file: 2D games, props, two humanoid avatars) opens on
+/// what a user would pick first: the skinned character most clips play on (morbman, with
+/// its four emotes), one of its looping clips, posed on it (the rig `check` picks, not the
+/// first rig of the folder).
+#[test]
+fn a_folder_opens_on_its_skinned_character_and_a_looping_clip() {
+    let Some(root) = common::data("") else {
+        return;
+    };
+    let Some(shot) = shoot(
+        "folder",
+        &[root.as_os_str(), "--at".as_ref(), "1.0".as_ref()],
+    ) else {
+        return;
+    };
+    assert_eq!(shot.sidecar["rig"], "morbman", "{}", shot.sidecar["rig"]);
+    let name = shot.sidecar["clip"]["name"].as_str().unwrap().to_string();
+    let ws = common::open(&[root]);
+    let entry = ws.clips.iter().find(|c| c.name == name).unwrap();
+    let clip = entry.data.as_ref().unwrap();
+    assert_eq!(
+        clip.wrap_mode(),
+        clipscope_core::curve::WrapMode::Loop,
+        "{name}"
+    );
+    let (rig, why) = clipscope_core::check::pick_rig(&ws.rigs, entry.at, clip).unwrap();
+    assert_eq!(ws.rigs[rig].name, "morbman", "{name}: {why:?}");
+    // Posed on the character: most of its joints land in the view.
+    assert!(
+        shot.visible().len() >= 20,
+        "{} joints in view",
+        shot.visible().len()
     );
 }
