@@ -63,6 +63,11 @@ pub struct ViewArgs {
     /// the skeleton's thin bones do not hide the character; `s` toggles the skeleton).
     #[arg(long)]
     joints: bool,
+    /// Draw the body's root-motion trajectory on the ground (a humanoid's Hips, else the
+    /// root the clip moves): a dot per frame and an arrow every quarter second for the way
+    /// the body faces.
+    #[arg(long)]
+    trajectory: bool,
     /// Measure the viewer's speed: once the scene is ready, play for SECONDS with vsync off,
     /// print the frames a second drawn and exit.
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
@@ -122,6 +127,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         unity_version: args.inputs.unity_version.clone(),
         no_mesh: args.no_mesh,
         joints: args.joints,
+        trajectory: args.trajectory,
         fps: args.fps,
     };
     exit_code(viewer::run(options))

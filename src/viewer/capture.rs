@@ -9,6 +9,7 @@ use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 
 use super::ViewerOptions;
+use super::ground::GroundTrace;
 use super::onion::GhostTrace;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
@@ -43,6 +44,7 @@ pub struct Shown<'w> {
     reference: Res<'w, ReferenceDiff>,
     trace: Res<'w, PlayheadTrace>,
     ghosts: Res<'w, GhostTrace>,
+    ground: Res<'w, GroundTrace>,
 }
 
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
@@ -114,6 +116,7 @@ pub fn capture_when_ready(
             reference,
             trace,
             ghosts,
+            ground,
         } = shown;
         let json = serde_json::json!({
             "view": rect,
@@ -134,6 +137,13 @@ pub fn capture_when_ready(
             "path": ghosts.path.as_ref().map(|(joint, points)| serde_json::json!({
                 "joint": joint,
                 "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
+            })),
+            "feet": ground.feet.iter().map(|(j, p, touching)| serde_json::json!({
+                "joint": j, "ground": p.to_array(), "touching": touching,
+            })).collect::<Vec<_>>(),
+            "trajectory": ground.trajectory.as_ref().map(|(joint, points)| serde_json::json!({
+                "joint": joint,
+                "points": points.iter().map(|(t, p, f)| serde_json::json!({"time": t, "ground": p.to_array(), "facing": f.to_array()})).collect::<Vec<_>>(),
             })),
         });
         if let Err(e) = std::fs::write(&sidecar, json.to_string()) {

@@ -12,6 +12,7 @@ mod controller;
 mod controller_pose;
 mod draw;
 mod fps;
+mod ground;
 mod input;
 mod library;
 mod load;
@@ -68,6 +69,8 @@ pub struct ViewerOptions {
     pub no_mesh: bool,
     /// Draw the joint markers over the meshes too.
     pub joints: bool,
+    /// Draw the body's root-motion trajectory.
+    pub trajectory: bool,
     /// Measure the frames a second over this many seconds (vsync off), print and exit.
     pub fps: Option<f32>,
 }
@@ -159,6 +162,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
             markers::draw_humanoid_markers,
             onion::draw_ghosts,
             onion::draw_reference_pose,
+            ground::draw_ground,
         )
             .after(bevy::transform::TransformSystems::Propagate),
     )
@@ -175,10 +179,11 @@ pub fn run(options: ViewerOptions) -> AppExit {
             .before(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(EguiPrimaryContextPass, ui::panels);
-    app.add_systems(Startup, onion::setup);
+    app.add_systems(Startup, (onion::setup, ground::setup));
     if options.screenshot.is_some() {
         app.init_resource::<capture::PlayheadTrace>()
             .init_resource::<onion::GhostTrace>()
+            .init_resource::<ground::GroundTrace>()
             .add_systems(
                 Update,
                 (capture::trace_playhead, capture::capture_when_ready).chain(),

@@ -101,7 +101,7 @@ pub fn posed(
 }
 
 /// The poser of the shown clip on the shown rig, as the scene plays it.
-fn poser<'a>(scene: &'a SceneState, selection: &Selection) -> Option<ClipPoser<'a>> {
+pub fn poser<'a>(scene: &'a SceneState, selection: &Selection) -> Option<ClipPoser<'a>> {
     let (clip, skeleton): (&ClipData, &Skeleton) =
         (scene.clip.as_deref()?, scene.skeleton.as_ref()?);
     Some(

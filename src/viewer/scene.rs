@@ -80,6 +80,10 @@ pub struct Selection {
     pub motion_path: bool,
     /// Frames the step keys and buttons move by (a fraction: a sub-frame step).
     pub step: f32,
+    /// Draw the shadow and the foot contact markers on the ground.
+    pub ground: bool,
+    /// Draw the body's root-motion trajectory on the ground.
+    pub trajectory: bool,
 }
 
 impl Selection {
@@ -133,6 +137,8 @@ impl Default for Selection {
             onion_step: 2,
             motion_path: false,
             step: 1.0,
+            ground: true,
+            trajectory: false,
         }
     }
 }

@@ -1186,3 +1186,83 @@ fn a_folder_opens_on_its_skinned_character_and_a_looping_clip() {
         shot.visible().len()
     );
 }
+
+/// `view morbman emotes --clip "Default Dance" --at 1.0 --trajectory`: a marker under each
+/// foot, bright where the foot is down (within 2% of the body's height of the lowest it goes
+/// in the clip), and the Hips' trajectory on the ground at every frame, each with the way
+/// the body faces; all as the Bevy side poses the clip.
+#[test]
+fn the_feet_markers_and_the_trajectory_are_the_clips_poses() {
+    use clipscope_bevy::humanoid_posed_positions;
+    use clipscope_core::avatar::HumanBone;
+    use clipscope_core::humanoid::PoseOptions;
+    let (Some(morbman), Some(emotes)) = (
+        common::data("binary/wetboys_plateupemotesapi/morbman"),
+        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
+    ) else {
+        return;
+    };
+    let ws = common::open(&[morbman.clone(), emotes.clone()]);
+    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
+    let humanoid = rig.humanoid.as_ref().unwrap();
+    let clip = common::clip(&ws, "Default Dance");
+    let posed = |t: f32| {
+        humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default())
+    };
+    let mut args = vec![morbman.as_os_str(), emotes.as_os_str()];
+    args.extend(
+        ["--clip", "Default Dance", "--at", "1.0", "--trajectory"].map(std::ffi::OsStr::new),
+    );
+    let Some(shot) = shoot("ground", &args) else {
+        return;
+    };
+    let now = posed(1.0);
+    let (lo, hi) = now.iter().fold((f32::MAX, f32::MIN), |(lo, hi), p| {
+        (lo.min(p.y), hi.max(p.y))
+    });
+    let height = hi - lo;
+    let feet = shot.sidecar["feet"].as_array().unwrap();
+    let want: Vec<usize> = [HumanBone::LeftFoot, HumanBone::RightFoot]
+        .iter()
+        .filter_map(|&b| humanoid.bone_joint(b))
+        .collect();
+    assert_eq!(feet.len(), want.len(), "{feet:?}");
+    let frames: Vec<Vec<Vec3>> = (0..=204).map(|f| posed(f as f32 / 30.0)).collect();
+    for (foot, &j) in feet.iter().zip(&want) {
+        assert_eq!(foot["joint"].as_u64(), Some(j as u64));
+        let ground = vec3(&foot["ground"]);
+        let p = now[j];
+        assert!(
+            ground.distance(Vec3::new(p.x, 0.0, p.z)) < 1e-3,
+            "{ground} under {p}"
+        );
+        let lowest = frames.iter().map(|f| f[j].y).fold(f32::MAX, f32::min);
+        let above = p.y - lowest;
+        if (above - 0.02 * height).abs() > 1e-3 {
+            assert_eq!(
+                foot["touching"].as_bool(),
+                Some(above < 0.02 * height),
+                "joint {j}: {above} m above its lowest, body {height} m"
+            );
+        }
+    }
+    let hips = humanoid.bone_joint(HumanBone::Hips).unwrap();
+    let trajectory = &shot.sidecar["trajectory"];
+    assert_eq!(trajectory["joint"].as_u64(), Some(hips as u64));
+    let points = trajectory["points"].as_array().unwrap();
+    assert_eq!(points.len(), 205);
+    for p in points {
+        let t = p["time"].as_f64().unwrap() as f32;
+        let h = posed(t)[hips];
+        let ground = vec3(&p["ground"]);
+        assert!(
+            ground.distance(Vec3::new(h.x, 0.0, h.z)) < 1e-3,
+            "trajectory at {t}: {ground} under {h}"
+        );
+        let facing = vec3(&p["facing"]);
+        assert!(
+            (facing.length() - 1.0).abs() < 1e-3 && facing.y == 0.0,
+            "{facing}"
+        );
+    }
+}

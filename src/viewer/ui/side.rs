@@ -56,8 +56,14 @@ pub fn rig_panel(
         ui.add(egui::DragValue::new(&mut selection.onion_step).range(1..=120));
         ui.label("frames");
     });
-    ui.checkbox(&mut selection.motion_path, "motion path")
-        .on_hover_text("the selected joint's path over the clip, a dot per frame");
+    ui.horizontal(|ui| {
+        ui.checkbox(&mut selection.motion_path, "motion path")
+            .on_hover_text("the selected joint's path over the clip, a dot per frame");
+        ui.checkbox(&mut selection.trajectory, "trajectory")
+            .on_hover_text("the body's root motion on the ground, with the way it faces");
+        ui.checkbox(&mut selection.ground, "ground")
+            .on_hover_text("a shadow, and a marker under each foot: bright while it touches");
+    });
     ui.checkbox(&mut selection.show_inactive, "show inactive objects")
         .on_hover_text("inactive GameObjects and disabled renderers, which Unity does not draw");
     if scene.humanoid.is_some() {
