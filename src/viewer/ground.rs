@@ -36,8 +36,11 @@ const TOUCH: f32 = 0.02;
 #[derive(Resource, Default)]
 pub struct GroundTrace {
     pub feet: Vec<(usize, Vec3, bool)>,
-    pub trajectory: Option<(usize, Vec<(f32, Vec3, Vec3)>)>,
+    pub trajectory: Option<(usize, Vec<TrajectoryPoint>)>,
 }
+
+/// A trajectory point: clip time, the ground point, the way the body faces.
+pub type TrajectoryPoint = (f32, Vec3, Vec3);
 
 /// The foot joints: a humanoid's feet and toes, else the joints named like a foot or toe
 /// (not IK helpers).
