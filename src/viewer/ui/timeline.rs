@@ -166,13 +166,59 @@ pub fn ticks_and_keys(
         [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
         (2.0, egui::Color32::from_rgb(255, 70, 90)),
     );
-    if let Some(pos) = response
-        .interact_pointer_pos()
-        .filter(|_| response.clicked() || response.dragged())
+    // A drag that starts on an in or out marker moves it; any other click or drag scrubs.
+    let id = response.id.with("marker");
+    let time_at = |x: f32| clip.start + (x - rect.left()) / rect.width() * length;
+    if response.drag_started()
+        && let (Some(pos), Some(_)) = (response.interact_pointer_pos(), playhead.range)
     {
-        let t = clip.start + (pos.x - rect.left()) / rect.width() * length;
-        playhead.seek(t.clamp(clip.start, clip.stop));
-        playhead.paused = true;
+        let (a, b) = playhead.span();
+        let near = |x: f32| (pos.x - x).abs() <= MARKER_GRAB;
+        let marker = if near(x_of(a)) {
+            Some(Marker::In)
+        } else if near(x_of(b)) {
+            Some(Marker::Out)
+        } else {
+            None
+        };
+        ui.data_mut(|d| d.insert_temp(id, marker));
+    }
+    let dragging: Option<Marker> = ui.data(|d| d.get_temp(id)).flatten();
+    if let Some(pos) = response.interact_pointer_pos() {
+        let t = time_at(pos.x).clamp(clip.start, clip.stop);
+        match dragging.filter(|_| response.dragged()) {
+            Some(marker) => {
+                let frame = 1.0 / clip.sample_rate.max(1.0);
+                playhead.set_range(Some(moved_range(playhead.span(), marker, t, frame)));
+            }
+            None if response.clicked() || response.dragged() => {
+                playhead.seek(t);
+                playhead.paused = true;
+            }
+            None => {}
+        }
+    }
+    if response.drag_stopped() {
+        ui.data_mut(|d| d.remove::<Option<Marker>>(id));
+    }
+}
+
+/// How near (points) a drag must start to a range marker to move it.
+const MARKER_GRAB: f32 = 6.0;
+
+/// A play range marker.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Marker {
+    In,
+    Out,
+}
+
+/// The play range `(a, b)` with `marker` moved to `t`, kept at least `min` long (the other
+/// marker stays).
+pub fn moved_range((a, b): (f32, f32), marker: Marker, t: f32, min: f32) -> (f32, f32) {
+    match marker {
+        Marker::In => (t.min(b - min), b),
+        Marker::Out => (a, t.max(a + min)),
     }
 }
 
@@ -201,5 +247,31 @@ fn draw_range(
         for y in [rect.top() + 1.0, rect.bottom() - 1.0] {
             painter.line_segment([egui::pos2(x, y), egui::pos2(x + inward, y)], (2.0, green));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dragged_marker_moves_alone_and_never_crosses_the_other() {
+        let frame = 1.0 / 30.0;
+        assert_eq!(
+            moved_range((0.25, 0.75), Marker::In, 0.5, frame),
+            (0.5, 0.75)
+        );
+        assert_eq!(
+            moved_range((0.25, 0.75), Marker::Out, 1.0, frame),
+            (0.25, 1.0)
+        );
+        assert_eq!(
+            moved_range((0.25, 0.75), Marker::In, 0.9, frame),
+            (0.75 - frame, 0.75)
+        );
+        assert_eq!(
+            moved_range((0.25, 0.75), Marker::Out, 0.0, frame),
+            (0.25, 0.25 + frame)
+        );
     }
 }
