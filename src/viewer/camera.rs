@@ -138,7 +138,17 @@ impl OrbitCamera {
                 .max(v.z + v.x.abs() / (tan * aspect))
                 .max(v.z * 1.1);
         }
-        let radius = distance.clamp(0.05, 1e5);
+        // A single point (a one-joint rig with nothing drawn near it): a view of a few metres.
+        let extent = self
+            .points
+            .iter()
+            .map(|p| p.distance(focus))
+            .fold(0.0, f32::max);
+        let radius = if extent < 1e-3 {
+            2.0
+        } else {
+            distance.clamp(0.05, 1e5)
+        };
         self.focus = focus;
         self.radius = radius;
         self.framed = (focus, radius);
@@ -162,6 +172,14 @@ impl OrbitCamera {
         }
         self.yaw = flat.x.atan2(flat.z) + THREE_QUARTER;
         self.pitch = FACING_PITCH;
+        self.fit();
+    }
+
+    /// Looks straight at the front of a 2D scene (Unity's sprites face its -Z, where its 2D
+    /// camera stands), level, and fits the framed points again.
+    pub fn face_front(&mut self) {
+        self.yaw = 0.0;
+        self.pitch = 0.0;
         self.fit();
     }
 

@@ -11,8 +11,8 @@ use super::ViewerOptions;
 use super::camera::{OrbitCamera, frame_of, human_joints, humanoid_motion_points, outside_view};
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use clipscope_bevy::model::{
-    InactiveObject, ModelAssets, ModelMesh, UnityModel, clip_objects, model_points, posed_joints,
-    spawn_renderers,
+    InactiveObject, ModelAssets, ModelMesh, UnityModel, clip_objects, model_points,
+    model_points_over, posed_joints, spawn_renderers,
 };
 use clipscope_bevy::{DirectClip, RigRoot, joint_to_bevy, rest_transform};
 use clipscope_core::clip::ClipData;
@@ -106,7 +106,13 @@ fn attach_model(
     commands
         .entity(root)
         .insert(clip_objects(ws, at, &clip.pptr_mapping));
+    // A 2D rig (sprites only) is framed by its sprites over the clip, from the front.
+    let flat = model
+        .renderers
+        .iter()
+        .all(|r| matches!(r.kind, RendererKind::Sprite { .. }));
     let points = match &scene.humanoid {
+        _ if flat => model_points_over(&model, &DirectClip::new(clip.clone()), FRAMING_SAMPLES),
         // Humanoid poses come from the muscles: the human bones, and the meshes near them
         // over the clip.
         Some(humanoid) => {
@@ -122,6 +128,9 @@ fn attach_model(
     };
     if !scene.keep_view {
         orbit.frame_points(&points);
+        if flat {
+            orbit.face_front();
+        }
     }
     let rest = posed_joints(&model.skeleton, None, 0.0);
     let rest: Vec<Vec3> = rest.iter().map(|a| Vec3::from(a.translation)).collect();

@@ -1266,3 +1266,52 @@ fn the_feet_markers_and_the_trajectory_are_the_clips_poses() {
         );
     }
 }
+
+/// `view day65platformer2d --at 0.2`: a 2D rig (a SpriteRenderer on a one-joint rig) is seen
+/// from the front, level, framed by its sprite: the sprite (white: its texture's pixels live
+/// in a `.resS` the shared data lacks) is a square, centred, filling most of the view's height.
+#[test]
+fn a_sprite_rig_is_framed_by_its_sprite_from_the_front() {
+    let Some(player) = common::data("binary/day65platformer2d") else {
+        return;
+    };
+    let Some(shot) = shoot(
+        "sprite",
+        &[player.as_os_str(), "--at".as_ref(), "0.2".as_ref()],
+    ) else {
+        return;
+    };
+    assert_eq!(shot.sidecar["rig"], "PlayerModel");
+    let view: Vec<i64> = shot.sidecar["view"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as i64)
+        .collect();
+    let white = |p: &[u8]| p.iter().all(|&c| c > 240);
+    let (mut lo, mut hi) = ((i64::MAX, i64::MAX), (i64::MIN, i64::MIN));
+    for y in view[1]..view[3] {
+        for x in view[0]..view[2] {
+            if white(shot.pixel(x, y)) {
+                lo = (lo.0.min(x), lo.1.min(y));
+                hi = (hi.0.max(x), hi.1.max(y));
+            }
+        }
+    }
+    let (w, h) = (hi.0 - lo.0 + 1, hi.1 - lo.1 + 1);
+    let view_h = view[3] - view[1];
+    eprintln!("sprite {lo:?}..{hi:?} in {view:?}");
+    assert!(
+        h * 10 >= view_h * 7,
+        "the sprite is {h} of {view_h} pixels high"
+    );
+    // From the front, level: a square sprite stays square.
+    assert!((w - h).abs() * 20 <= h, "the sprite is {w}x{h}");
+    let centre = ((lo.0 + hi.0) / 2, (lo.1 + hi.1) / 2);
+    let view_centre = ((view[0] + view[2]) / 2, (view[1] + view[3]) / 2);
+    assert!(
+        (centre.0 - view_centre.0).abs() * 20 <= view[2] - view[0]
+            && (centre.1 - view_centre.1).abs() * 20 <= view_h,
+        "the sprite's centre {centre:?}, the view's {view_centre:?}"
+    );
+}
