@@ -68,6 +68,10 @@ pub struct ViewArgs {
     /// the body faces.
     #[arg(long)]
     trajectory: bool,
+    /// Draw the motion paths of the end joints too: a humanoid's head, hands and feet (a
+    /// generic rig's joints named like them), over the clip or the play range.
+    #[arg(long)]
+    end_paths: bool,
     /// Measure the viewer's speed: once the scene is ready, play for SECONDS with vsync off,
     /// print the frames a second drawn and exit.
     #[arg(long, value_name = "SECONDS", value_parser = positive_seconds, allow_negative_numbers = true)]
@@ -128,6 +132,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         no_mesh: args.no_mesh,
         joints: args.joints,
         trajectory: args.trajectory,
+        end_paths: args.end_paths,
         fps: args.fps,
     };
     exit_code(viewer::run(options))

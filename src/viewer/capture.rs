@@ -138,6 +138,10 @@ pub fn capture_when_ready(
                 "joint": joint,
                 "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
             })),
+            "end_paths": ghosts.end_paths.iter().map(|(joint, points)| serde_json::json!({
+                "joint": joint,
+                "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
             "feet": ground.feet.iter().map(|(j, p, touching)| serde_json::json!({
                 "joint": j, "ground": p.to_array(), "touching": touching,
             })).collect::<Vec<_>>(),

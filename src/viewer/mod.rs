@@ -71,6 +71,8 @@ pub struct ViewerOptions {
     pub joints: bool,
     /// Draw the body's root-motion trajectory.
     pub trajectory: bool,
+    /// Draw the end joints' motion paths (head, hands, feet).
+    pub end_paths: bool,
     /// Measure the frames a second over this many seconds (vsync off), print and exit.
     pub fps: Option<f32>,
 }

@@ -28,6 +28,7 @@ use clipscope_core::rig::Skeleton;
 const PAST: Color = Color::srgb(1.0, 0.35, 0.35);
 const FUTURE: Color = Color::srgb(0.35, 0.6, 1.0);
 const PATH: Color = Color::srgb(1.0, 0.85, 0.3);
+const END_PATH: Color = Color::srgb(0.75, 0.5, 1.0);
 const REFERENCE: Color = Color::srgba(1.0, 1.0, 1.0, 0.7);
 /// Joints listed as differing most from the reference.
 const WORST: usize = 5;
@@ -40,6 +41,8 @@ const PATH_FRAMES: usize = 2000;
 pub struct GhostTrace {
     pub onion: Vec<(f32, Vec<Vec3>)>,
     pub path: Option<(usize, Vec<(f32, Vec3)>)>,
+    /// The end joints' paths (head, hands, feet), when drawn.
+    pub end_paths: Vec<(usize, Vec<(f32, Vec3)>)>,
     /// The reference's clip time and pose.
     pub reference: Option<(f32, Vec<Vec3>)>,
 }
@@ -114,6 +117,7 @@ pub fn setup(options: Res<ViewerOptions>, mut selection: ResMut<Selection>) {
     selection.onion = options.onion;
     selection.onion_step = options.onion_step.max(1);
     selection.motion_path = options.path.is_some();
+    selection.end_paths = options.end_paths;
 }
 
 /// Draws the pinned reference's pose at the playhead's clip time (mapped by the
@@ -176,7 +180,7 @@ pub fn draw_ghosts(
     trace: Option<ResMut<GhostTrace>>,
     mut named: Local<bool>,
 ) {
-    if selection.onion == 0 && !selection.motion_path {
+    if selection.onion == 0 && !selection.motion_path && !selection.end_paths {
         return;
     }
     // `--path JOINT` selects its joint once the rig is there; a name that names no joint
@@ -221,25 +225,97 @@ pub fn draw_ghosts(
         }
         onion.push((t, joints));
     }
-    let mut path = None;
-    if let Some(joint) = selection.joint.filter(|_| selection.motion_path) {
-        let points: Vec<(f32, Vec3)> = path_times(playhead)
-            .into_iter()
-            .filter_map(|t| Some((t, *posed(&poser, root, &options, t).get(joint)?)))
-            .collect();
-        let size = scene_scale(&points);
+    let selected = selection.joint.filter(|_| selection.motion_path);
+    let ends = if selection.end_paths {
+        end_joints(skeleton, scene.humanoid.as_deref())
+    } else {
+        Vec::new()
+    };
+    let wanted: Vec<usize> = selected
+        .into_iter()
+        .chain(ends.into_iter().filter(|&j| Some(j) != selected))
+        .collect();
+    let mut paths = joint_paths(&poser, root, &options, playhead, &wanted);
+    for (joint, points) in &paths {
+        let color = if Some(*joint) == selected {
+            PATH
+        } else {
+            END_PATH
+        };
+        let size = scene_scale(points);
         for w in points.windows(2) {
-            gizmos.line(w[0].1, w[1].1, PATH.with_alpha(0.8));
+            gizmos.line(w[0].1, w[1].1, color.with_alpha(0.8));
         }
-        for (_, p) in &points {
-            gizmos.sphere(Isometry3d::from_translation(*p), size, PATH);
+        for (_, p) in points {
+            gizmos.sphere(Isometry3d::from_translation(*p), size, color);
         }
-        path = Some((joint, points));
     }
+    let path = selected
+        .and_then(|j| paths.iter().position(|(p, _)| *p == j))
+        .map(|i| paths.remove(i));
     if let Some(mut trace) = trace {
         trace.onion = onion;
         trace.path = path;
+        trace.end_paths = paths;
     }
+}
+
+/// The end joints whose paths show a clip's reach: a humanoid's head, hands and feet; on a
+/// generic rig the joints named like a head, hand or foot (IK helpers aside).
+pub fn end_joints(
+    skeleton: &Skeleton,
+    humanoid: Option<&clipscope_core::humanoid::HumanoidRig>,
+) -> Vec<usize> {
+    use clipscope_core::avatar::HumanBone;
+    if let Some(rig) = humanoid {
+        return [
+            HumanBone::Head,
+            HumanBone::LeftHand,
+            HumanBone::RightHand,
+            HumanBone::LeftFoot,
+            HumanBone::RightFoot,
+        ]
+        .into_iter()
+        .filter_map(|b| rig.bone_joint(b))
+        .collect();
+    }
+    skeleton
+        .joints
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| {
+            let n = j.name.to_lowercase();
+            ["head", "hand", "foot"].iter().any(|w| n.contains(w))
+                && !n.contains("ik")
+                && !n.contains("pole")
+                && !n.ends_with("_end")
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The paths of `joints` over the frames of the span played (each frame posed once).
+fn joint_paths(
+    poser: &ClipPoser,
+    root: &GlobalTransform,
+    options: &PoseOptions,
+    playhead: &Playhead,
+    joints: &[usize],
+) -> Vec<(usize, Vec<(f32, Vec3)>)> {
+    let mut paths: Vec<(usize, Vec<(f32, Vec3)>)> =
+        joints.iter().map(|&j| (j, Vec::new())).collect();
+    if joints.is_empty() {
+        return paths;
+    }
+    for t in path_times(playhead) {
+        let posed = posed(poser, root, options, t);
+        for (j, points) in &mut paths {
+            if let Some(p) = posed.get(*j) {
+                points.push((t, *p));
+            }
+        }
+    }
+    paths
 }
 
 /// A dot's radius: a small share of the path's extent (at least a millimetre).

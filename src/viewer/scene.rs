@@ -78,6 +78,8 @@ pub struct Selection {
     pub onion_step: u32,
     /// Draw the selected joint's motion path.
     pub motion_path: bool,
+    /// Draw the end joints' motion paths too (head, hands, feet).
+    pub end_paths: bool,
     /// Frames the step keys and buttons move by (a fraction: a sub-frame step).
     pub step: f32,
     /// Draw the shadow and the foot contact markers on the ground.
@@ -136,6 +138,7 @@ impl Default for Selection {
             onion: 0,
             onion_step: 2,
             motion_path: false,
+            end_paths: false,
             step: 1.0,
             ground: true,
             trajectory: false,

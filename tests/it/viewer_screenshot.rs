@@ -1211,7 +1211,15 @@ fn the_feet_markers_and_the_trajectory_are_the_clips_poses() {
     };
     let mut args = vec![morbman.as_os_str(), emotes.as_os_str()];
     args.extend(
-        ["--clip", "Default Dance", "--at", "1.0", "--trajectory"].map(std::ffi::OsStr::new),
+        [
+            "--clip",
+            "Default Dance",
+            "--at",
+            "1.0",
+            "--trajectory",
+            "--end-paths",
+        ]
+        .map(std::ffi::OsStr::new),
     );
     let Some(shot) = shoot("ground", &args) else {
         return;
@@ -1264,6 +1272,36 @@ fn the_feet_markers_and_the_trajectory_are_the_clips_poses() {
             (facing.length() - 1.0).abs() < 1e-3 && facing.y == 0.0,
             "{facing}"
         );
+    }
+    // --end-paths: the head's, hands' and feet's paths at every frame.
+    let ends: Vec<usize> = [
+        HumanBone::Head,
+        HumanBone::LeftHand,
+        HumanBone::RightHand,
+        HumanBone::LeftFoot,
+        HumanBone::RightFoot,
+    ]
+    .iter()
+    .filter_map(|&b| humanoid.bone_joint(b))
+    .collect();
+    let paths = shot.sidecar["end_paths"].as_array().unwrap();
+    let joints: Vec<usize> = paths
+        .iter()
+        .map(|p| p["joint"].as_u64().unwrap() as usize)
+        .collect();
+    assert_eq!(joints, ends);
+    for path in paths {
+        let j = path["joint"].as_u64().unwrap() as usize;
+        let points = path["points"].as_array().unwrap();
+        assert_eq!(points.len(), 205);
+        for p in points {
+            let t = p["time"].as_f64().unwrap() as f32;
+            let (got, want) = (vec3(&p["world"]), frames[(t * 30.0).round() as usize][j]);
+            assert!(
+                got.distance(want) < 1e-3,
+                "joint {j} at {t}: {got} against {want}"
+            );
+        }
     }
 }
 

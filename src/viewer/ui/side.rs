@@ -57,8 +57,10 @@ pub fn rig_panel(
         ui.label("frames");
     });
     ui.horizontal(|ui| {
-        ui.checkbox(&mut selection.motion_path, "motion path")
+        ui.checkbox(&mut selection.motion_path, "path")
             .on_hover_text("the selected joint's path over the clip, a dot per frame");
+        ui.checkbox(&mut selection.end_paths, "ends")
+            .on_hover_text("the paths of the head, hands and feet");
         ui.checkbox(&mut selection.trajectory, "trajectory")
             .on_hover_text("the body's root motion on the ground, with the way it faces");
         ui.checkbox(&mut selection.ground, "ground")
