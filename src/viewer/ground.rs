@@ -14,10 +14,9 @@ use bevy::prelude::*;
 use super::ViewerOptions;
 use super::camera::humanoid_forward;
 use super::model::SkeletonGizmos;
-use super::onion::{path_times, poser};
+use super::onion::{named_like, path_times, placed, poser, shown_rig};
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::UnityPlayback;
-use clipscope_bevy::curves::{position_to_bevy, rotation_to_bevy};
 use clipscope_core::avatar::HumanBone;
 use clipscope_core::clip::{BindingKind, ClipData};
 use clipscope_core::humanoid::{HumanoidRig, PoseOptions};
@@ -43,7 +42,7 @@ pub struct GroundTrace {
 pub type TrajectoryPoint = (f32, Vec3, Vec3);
 
 /// The foot joints: a humanoid's feet and toes, else the joints named like a foot or toe
-/// (not IK helpers).
+/// (not IK helpers, poles or `_end` leaves).
 pub fn feet(skeleton: &Skeleton, humanoid: Option<&HumanoidRig>) -> Vec<usize> {
     if let Some(rig) = humanoid {
         return [
@@ -56,16 +55,7 @@ pub fn feet(skeleton: &Skeleton, humanoid: Option<&HumanoidRig>) -> Vec<usize> {
         .filter_map(|b| rig.bone_joint(b))
         .collect();
     }
-    skeleton
-        .joints
-        .iter()
-        .enumerate()
-        .filter(|(_, j)| {
-            let n = j.name.to_lowercase();
-            (n.contains("foot") || n.contains("toe")) && !n.contains("ik") && !n.contains("pole")
-        })
-        .map(|(i, _)| i)
-        .collect()
+    named_like(skeleton, &["foot", "toe"])
 }
 
 /// The joint whose ground path is the clip's root motion: a humanoid's Hips; else the rig's
@@ -87,6 +77,23 @@ pub fn body_joint(
         return (!skeleton.joints.is_empty()).then_some(0);
     }
     skeleton.joints.iter().position(|j| j.parent == Some(0))
+}
+
+/// The way a posed body faces on the ground (Bevy's space, unit length; zero when it cannot
+/// be told): a humanoid's from its hips and shoulders, a generic body joint's +Z.
+pub fn body_facing(posed: &[(Vec3, Quat)], body: usize, humanoid: Option<&HumanoidRig>) -> Vec3 {
+    match humanoid {
+        Some(rig) => {
+            let at: Vec<Vec3> = posed.iter().map(|(p, _)| *p).collect();
+            humanoid_forward(&at, rig)
+        }
+        // Unity's +Z is Bevy's -Z: the mirror at the boundary flips Z.
+        None => posed
+            .get(body)
+            .map(|(_, r)| *r * Vec3::NEG_Z)
+            .map(|f| Vec3::new(f.x, 0.0, f.z).normalize_or_zero()),
+    }
+    .unwrap_or(Vec3::ZERO)
 }
 
 /// The body's height: the posed joints' vertical extent (at least a centimetre).
@@ -120,11 +127,11 @@ pub fn draw_ground(
     mut ground: Gizmos,
     selection: Res<Selection>,
     scene: Res<SceneState>,
-    playbacks: Query<(&UnityPlayback, &GlobalTransform)>,
+    rigs: Query<(&UnityPlayback, &GlobalTransform, &Transform)>,
     trace: Option<ResMut<GroundTrace>>,
     mut lowest: Local<Lowest>,
 ) {
-    let Some((playback, root)) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+    let Some((playback, place)) = shown_rig(&scene, &rigs) else {
         return;
     };
     let (Some(poser), Some(skeleton), Some(clip)) = (
@@ -139,21 +146,8 @@ pub fn draw_ground(
     };
     let humanoid = scene.humanoid.as_deref();
     let t = playback.playhead.clip_time();
-    let (_, turn, _) = root.to_scale_rotation_translation();
-    // Each joint's position and rotation under the rig's root, in Bevy's space.
-    let world = |t: f32| -> Vec<(Vec3, Quat)> {
-        let locals = poser.locals(t, &options);
-        poser
-            .world(&locals)
-            .iter()
-            .map(|w| {
-                (
-                    root.transform_point(position_to_bevy(w.t)),
-                    turn * rotation_to_bevy(w.q),
-                )
-            })
-            .collect()
-    };
+    // Each joint's position and rotation as the window places the rig, in Bevy's space.
+    let world = |t: f32| placed(&poser, skeleton, &place, &options, t);
     let now = world(t);
     let positions: Vec<Vec3> = now.iter().map(|(p, _)| *p).collect();
     let height = body_height(&positions);
@@ -214,19 +208,10 @@ pub fn draw_ground(
         let mut points = Vec::new();
         for t in path_times(&playback.playhead) {
             let posed = world(t);
-            let Some(&(p, r)) = posed.get(body) else {
+            let Some(&(p, _)) = posed.get(body) else {
                 continue;
             };
-            let facing = match humanoid {
-                Some(rig) => {
-                    let at: Vec<Vec3> = posed.iter().map(|(p, _)| *p).collect();
-                    humanoid_forward(&at, rig)
-                }
-                // Unity's +Z is Bevy's -Z: the mirror at the boundary flips Z.
-                None => Some(r * Vec3::NEG_Z).map(|f| Vec3::new(f.x, 0.0, f.z).normalize_or_zero()),
-            }
-            .unwrap_or(Vec3::ZERO);
-            points.push((t, under(p), facing));
+            points.push((t, under(p), body_facing(&posed, body, humanoid)));
         }
         for w in points.windows(2) {
             gizmos.line(w[0].1, w[1].1, TRAJECTORY);

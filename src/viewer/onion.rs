@@ -1,6 +1,7 @@
 //! Onion skins and motion paths: the shown clip's poses at other times, posed as `clipscope
 //! pose` poses them ([`ClipPoser`], Unity's space, relative to the rig's root) and placed
-//! under the rig's root in the window.
+//! as the window places the rig: under the root's parent (the origin, or the loops of root
+//! motion accumulated so far), the root as the clip moves it at that time.
 //!
 //! - Onion skins: N poses before and after the playhead, every `step` frames, drawn as
 //!   translucent skeletons (the past red, the future blue, fading with distance).
@@ -16,8 +17,8 @@ use super::ViewerOptions;
 use super::model::SkeletonGizmos;
 use super::reference::ReferenceDiff;
 use super::scene::{SceneState, Selection};
-use clipscope_bevy::UnityPlayback;
-use clipscope_bevy::curves::position_to_bevy;
+use clipscope_bevy::curves::{position_to_bevy, rotation_to_bevy};
+use clipscope_bevy::{UnityPlayback, joint_to_bevy, rest_transform};
 use clipscope_core::clip::ClipData;
 use clipscope_core::curve::WrapMode;
 use clipscope_core::humanoid::PoseOptions;
@@ -51,11 +52,7 @@ pub struct GhostTrace {
 /// played as the wrap mode maps them (a once clip clamps, so its ghosts stay on the clip):
 /// `(k, time)` with negative k for the past.
 pub fn onion_times(playhead: &Playhead, n: u32, step: u32) -> Vec<(i32, f32)> {
-    let rate = if playhead.sample_rate > 0.0 {
-        playhead.sample_rate
-    } else {
-        60.0
-    };
+    let rate = playhead.rate();
     let (a, b) = playhead.span();
     let wrap = match playhead.wrap {
         WrapMode::Once | WrapMode::Default => WrapMode::ClampForever,
@@ -75,11 +72,7 @@ pub fn onion_times(playhead: &Playhead, n: u32, step: u32) -> Vec<(i32, f32)> {
 /// The frame times of the span played, thinned to [`PATH_FRAMES`].
 pub fn path_times(playhead: &Playhead) -> Vec<f32> {
     let (a, b) = playhead.span();
-    let rate = if playhead.sample_rate > 0.0 {
-        playhead.sample_rate
-    } else {
-        60.0
-    };
+    let rate = playhead.rate();
     let frames = ((b - a) * rate).floor().clamp(0.0, 1e6) as usize;
     let every = frames / PATH_FRAMES + 1;
     (0..=frames)
@@ -88,19 +81,62 @@ pub fn path_times(playhead: &Playhead) -> Vec<f32> {
         .collect()
 }
 
-/// Every joint's position at clip time `t` under `root`, in Bevy's space.
+/// Every joint's position at clip time `t`, in Bevy's space (see [`placed`]).
 pub fn posed(
     poser: &ClipPoser,
-    root: &GlobalTransform,
+    skeleton: &Skeleton,
+    place: &GlobalTransform,
     options: &PoseOptions,
     t: f32,
 ) -> Vec<Vec3> {
+    placed(poser, skeleton, place, options, t)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// Every joint's position and rotation at clip time `t`, in Bevy's space: the root as the
+/// window poses it at `t` (the clip's root curves, or its rest where root motion is off,
+/// as [`super::scene::hold_root`] holds it) under `place`, the root's parent.
+pub fn placed(
+    poser: &ClipPoser,
+    skeleton: &Skeleton,
+    place: &GlobalTransform,
+    options: &PoseOptions,
+    t: f32,
+) -> Vec<(Vec3, Quat)> {
     let locals = poser.locals(t, options);
+    let root = match locals.first() {
+        Some(local) if options.root_motion => joint_to_bevy(local),
+        _ => skeleton
+            .joints
+            .first()
+            .map(rest_transform)
+            .unwrap_or_default(),
+    };
+    let frame = place.mul_transform(root);
+    let (_, turn, _) = frame.to_scale_rotation_translation();
     poser
         .world(&locals)
         .iter()
-        .map(|w| root.transform_point(position_to_bevy(w.t)))
+        .map(|w| {
+            (
+                frame.transform_point(position_to_bevy(w.t)),
+                turn * rotation_to_bevy(w.q),
+            )
+        })
         .collect()
+}
+
+/// The shown rig's playback and where the window places its root: the root's parent
+/// (its global transform less the root's own local one).
+pub fn shown_rig<'a>(
+    scene: &SceneState,
+    rigs: &'a Query<(&UnityPlayback, &GlobalTransform, &Transform)>,
+) -> Option<(&'a UnityPlayback, GlobalTransform)> {
+    let (playback, global, local) = rigs.get(scene.root?).ok()?;
+    let place = global.affine() * local.compute_affine().inverse();
+    Some((playback, GlobalTransform::from(place)))
 }
 
 /// The poser of the shown clip on the shown rig, as the scene plays it.
@@ -128,13 +164,13 @@ pub fn draw_reference_pose(
     selection: Res<Selection>,
     scene: Res<SceneState>,
     mut reference: ResMut<ReferenceDiff>,
-    playbacks: Query<(&UnityPlayback, &GlobalTransform)>,
+    rigs: Query<(&UnityPlayback, &GlobalTransform, &Transform)>,
     trace: Option<ResMut<GhostTrace>>,
 ) {
     let Some((_, other)) = reference.reference.clone() else {
         return;
     };
-    let Some((playback, root)) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+    let Some((playback, place)) = shown_rig(&scene, &rigs) else {
         return;
     };
     let (Some(shown), Some(skeleton)) = (poser(&scene, &selection), scene.skeleton.as_ref()) else {
@@ -144,12 +180,12 @@ pub fn draw_reference_pose(
         root_motion: selection.root_motion,
     };
     let t = playback.playhead.clip_time();
-    let now = posed(&shown, root, &options, t);
+    let now = posed(&shown, skeleton, &place, &options, t);
     let theirs = ClipPoser::new(&other, skeleton, scene.humanoid.as_deref());
     let rt = other
         .wrap_mode()
         .map_time(t - other.start, other.start, other.stop);
-    let ghost = posed(&theirs, root, &options, rt);
+    let ghost = posed(&theirs, skeleton, &place, &options, rt);
     for (j, joint) in skeleton.joints.iter().enumerate() {
         if let Some(p) = joint.parent.and_then(|p| ghost.get(p)) {
             gizmos.line(*p, ghost[j], REFERENCE);
@@ -176,7 +212,7 @@ pub fn draw_ghosts(
     mut selection: ResMut<Selection>,
     scene: Res<SceneState>,
     options: Res<ViewerOptions>,
-    playbacks: Query<(&UnityPlayback, &GlobalTransform)>,
+    rigs: Query<(&UnityPlayback, &GlobalTransform, &Transform)>,
     trace: Option<ResMut<GhostTrace>>,
     mut named: Local<bool>,
 ) {
@@ -200,7 +236,7 @@ pub fn draw_ghosts(
             );
         }
     }
-    let Some((playback, root)) = scene.root.and_then(|r| playbacks.get(r).ok()) else {
+    let Some((playback, place)) = shown_rig(&scene, &rigs) else {
         return;
     };
     let Some(poser) = poser(&scene, &selection) else {
@@ -215,7 +251,7 @@ pub fn draw_ghosts(
     let playhead = &playback.playhead;
     let mut onion = Vec::new();
     for (k, t) in onion_times(playhead, selection.onion, selection.onion_step.max(1)) {
-        let joints = posed(&poser, root, &options, t);
+        let joints = posed(&poser, skeleton, &place, &options, t);
         let base = if k < 0 { PAST } else { FUTURE };
         let color = base.with_alpha(0.55 / k.unsigned_abs() as f32);
         for (j, joint) in skeleton.joints.iter().enumerate() {
@@ -235,7 +271,7 @@ pub fn draw_ghosts(
         .into_iter()
         .chain(ends.into_iter().filter(|&j| Some(j) != selected))
         .collect();
-    let mut paths = joint_paths(&poser, root, &options, playhead, &wanted);
+    let mut paths = joint_paths(&poser, skeleton, &place, &options, playhead, &wanted);
     for (joint, points) in &paths {
         let color = if Some(*joint) == selected {
             PATH
@@ -279,13 +315,19 @@ pub fn end_joints(
         .filter_map(|b| rig.bone_joint(b))
         .collect();
     }
+    named_like(skeleton, &["head", "hand", "foot"])
+}
+
+/// The joints whose names hold one of `words` (any case), IK targets, poles and `_end`
+/// leaves aside: a generic rig's stand-ins for a humanoid's bones.
+pub fn named_like(skeleton: &Skeleton, words: &[&str]) -> Vec<usize> {
     skeleton
         .joints
         .iter()
         .enumerate()
         .filter(|(_, j)| {
             let n = j.name.to_lowercase();
-            ["head", "hand", "foot"].iter().any(|w| n.contains(w))
+            words.iter().any(|w| n.contains(w))
                 && !n.contains("ik")
                 && !n.contains("pole")
                 && !n.ends_with("_end")
@@ -297,7 +339,8 @@ pub fn end_joints(
 /// The paths of `joints` over the frames of the span played (each frame posed once).
 fn joint_paths(
     poser: &ClipPoser,
-    root: &GlobalTransform,
+    skeleton: &Skeleton,
+    place: &GlobalTransform,
     options: &PoseOptions,
     playhead: &Playhead,
     joints: &[usize],
@@ -308,7 +351,7 @@ fn joint_paths(
         return paths;
     }
     for t in path_times(playhead) {
-        let posed = posed(poser, root, options, t);
+        let posed = posed(poser, skeleton, place, options, t);
         for (j, points) in &mut paths {
             if let Some(p) = posed.get(*j) {
                 points.push((t, *p));

@@ -109,6 +109,31 @@ impl Playhead {
         }
     }
 
+    /// The frames a second steps move by: the clip's sample rate, 60 where it has none.
+    pub fn rate(&self) -> f32 {
+        if self.sample_rate > 0.0 {
+            self.sample_rate
+        } else {
+            60.0
+        }
+    }
+
+    /// The whole loops a looping clip has played: how many times the unbounded play time has
+    /// wrapped past the span's end (negative when played back past its start); 0 for any
+    /// other wrap mode or an empty span. Root motion accumulates by it.
+    pub fn loops(&self) -> i64 {
+        let length = self.length();
+        if self.wrap != WrapMode::Loop || self.stopped || length <= 0.0 {
+            return 0;
+        }
+        let loops = ((self.time + self.offset()) / length).floor();
+        if loops.is_finite() {
+            loops.clamp(-1e9, 1e9) as i64
+        } else {
+            0
+        }
+    }
+
     /// Moves the playhead to clip time `t` (no events fire).
     pub fn seek(&mut self, t: f32) {
         self.time = t - self.span().0 - self.offset();
@@ -119,11 +144,7 @@ impl Playhead {
     pub fn step_frames(&mut self, frames: i32) {
         self.paused = true;
         self.stopped = false;
-        let rate = if self.sample_rate > 0.0 {
-            self.sample_rate
-        } else {
-            60.0
-        };
+        let rate = self.rate();
         let frame = ((self.time * rate).round() as i32).saturating_add(frames);
         self.time = frame as f32 / rate;
     }
@@ -141,11 +162,7 @@ impl Playhead {
         }
         self.paused = true;
         self.stopped = false;
-        let rate = if self.sample_rate > 0.0 {
-            self.sample_rate
-        } else {
-            60.0
-        };
+        let rate = self.rate();
         self.time += frames / rate;
     }
 
