@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::viewer::{self, RigChoice, ViewerOptions};
+use crate::viewer::{self, RigChoice, RootMotionMode, ViewerOptions};
 use bevy::app::AppExit;
 use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
 use clipscope_core::{OpenOptions, Workspace};
@@ -68,6 +68,11 @@ pub struct ViewArgs {
     /// the body faces.
     #[arg(long)]
     trajectory: bool,
+    /// How root motion plays over loops: `in-place` (the root holds still), `reset` (each
+    /// loop starts back where the clip starts, as the clip is stored) or `accumulate` (each
+    /// loop starts where the last ended, as a game moves the character; the camera follows).
+    #[arg(long, value_name = "MODE", value_enum, default_value_t = RootMotionMode::Reset)]
+    root_motion: RootMotionMode,
     /// Draw the motion paths of the end joints too: a humanoid's head, hands and feet (a
     /// generic rig's joints named like them), over the clip or the play range.
     #[arg(long)]
@@ -133,6 +138,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         joints: args.joints,
         trajectory: args.trajectory,
         end_paths: args.end_paths,
+        root_motion: args.root_motion,
         fps: args.fps,
     };
     exit_code(viewer::run(options))

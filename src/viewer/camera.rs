@@ -40,6 +40,9 @@ pub struct OrbitCamera {
     pub points: Vec<Vec3>,
     /// The 3D view's width over its height.
     pub aspect: f32,
+    /// How far along the ground the rig's place has moved (root motion accumulated over
+    /// loops): the camera is carried as far, so a walking character stays in view.
+    pub carried: Vec3,
 }
 
 /// How far the camera turns from the rig's front (radians): a three-quarter view, as
@@ -69,6 +72,7 @@ impl Default for OrbitCamera {
             framed: (Vec3::Y, 4.0),
             points: Vec::new(),
             aspect: 1.0,
+            carried: Vec3::ZERO,
         }
     }
 }
@@ -188,11 +192,12 @@ impl OrbitCamera {
         (self.focus, self.radius) = self.framed;
     }
 
-    /// The camera transform for this orbit.
+    /// The camera transform for this orbit, carried along with the rig.
     pub fn transform(&self) -> Transform {
         let rotation = Quat::from_euler(EulerRot::YXZ, self.yaw, -self.pitch, 0.0);
-        let position = self.focus + rotation * Vec3::new(0.0, 0.0, self.radius);
-        Transform::from_translation(position).looking_at(self.focus, Vec3::Y)
+        let focus = self.focus + self.carried;
+        let position = focus + rotation * Vec3::new(0.0, 0.0, self.radius);
+        Transform::from_translation(position).looking_at(focus, Vec3::Y)
     }
 }
 

@@ -21,9 +21,11 @@ mod model;
 mod onion;
 mod reference;
 mod rigs;
+mod root_motion;
 mod scene;
 mod ui;
 
+pub use root_motion::RootMotionMode;
 pub use scene::{initial_clip, initial_reference};
 
 use std::path::PathBuf;
@@ -73,6 +75,8 @@ pub struct ViewerOptions {
     pub trajectory: bool,
     /// Draw the end joints' motion paths (head, hands, feet).
     pub end_paths: bool,
+    /// How root motion plays over loops (in place, loop and reset, accumulate).
+    pub root_motion: root_motion::RootMotionMode,
     /// Measure the frames a second over this many seconds (vsync off), print and exit.
     pub fps: Option<f32>,
 }
@@ -176,12 +180,13 @@ pub fn run(options: ViewerOptions) -> AppExit {
     )
     .add_systems(
         PostUpdate,
-        scene::hold_root
+        (scene::hold_root, root_motion::place_rig)
+            .chain()
             .after(bevy::app::AnimationSystems)
             .before(bevy::transform::TransformSystems::Propagate),
     )
     .add_systems(EguiPrimaryContextPass, ui::panels);
-    app.add_systems(Startup, (onion::setup, ground::setup));
+    app.add_systems(Startup, (onion::setup, ground::setup, root_motion::setup));
     if options.screenshot.is_some() {
         app.init_resource::<capture::PlayheadTrace>()
             .init_resource::<onion::GhostTrace>()

@@ -42,7 +42,10 @@ pub struct Selection {
     /// The clip list scrolls the shown clip into view once (after loading, a rig change).
     pub scroll_to_clip: bool,
     pub labels: bool,
+    /// Play the clip's root motion (off: in place; the root-motion module has the modes).
     pub root_motion: bool,
+    /// With root motion: each loop starts where the last ended (off: loop and reset).
+    pub accumulate: bool,
     /// The rig the user picked from the rig list (index into the rig workspace's rigs);
     /// `None` picks one per clip, as `clipscope check` does.
     pub rig: Option<usize>,
@@ -123,6 +126,7 @@ impl Default for Selection {
             scroll_to_clip: false,
             labels: false,
             root_motion: true,
+            accumulate: false,
             rig: None,
             goals: true,
             body: true,

@@ -980,22 +980,11 @@ fn vec3(v: &serde_json::Value) -> Vec3 {
 /// (`humanoid_posed_positions`, composed apart from the viewer's core poser).
 #[test]
 fn onion_skins_and_the_motion_path_are_the_clips_poses() {
-    use clipscope_bevy::humanoid_posed_positions;
-    use clipscope_core::humanoid::PoseOptions;
-    let (Some(morbman), Some(emotes)) = (
-        common::data("binary/wetboys_plateupemotesapi/morbman"),
-        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
-    ) else {
+    let Some(dance) = Dance::open() else {
         return;
     };
-    let ws = common::open(&[morbman.clone(), emotes.clone()]);
-    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
-    let humanoid = rig.humanoid.as_ref().unwrap();
-    let clip = common::clip(&ws, "Default Dance");
-    let posed = |t: f32| {
-        humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default())
-    };
-    let mut args = vec![morbman.as_os_str(), emotes.as_os_str()];
+    let posed = |t: f32| dance.posed(t);
+    let mut args = dance.files();
     args.extend(
         [
             "--clip",
@@ -1036,7 +1025,7 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
             assert!(
                 got.distance(*want) < 1e-3,
                 "onion at {t}, joint {}: {got} against {want}",
-                rig.skeleton.joints[j].name
+                dance.rig().skeleton.joints[j].name
             );
         }
         moved = moved.max(expected[24].distance(posed(1.0)[24]));
@@ -1046,7 +1035,8 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
         "the onion poses differ from the shown one by {moved} m"
     );
 
-    let hand = rig
+    let hand = dance
+        .rig()
         .skeleton
         .joints
         .iter()
@@ -1187,29 +1177,57 @@ fn a_folder_opens_on_its_skinned_character_and_a_looping_clip() {
     );
 }
 
+/// morbman and its emotes (the shared humanoid character and its clips), opened, and the
+/// clip "Default Dance" posed on it as the Bevy side poses it.
+struct Dance {
+    files: [std::path::PathBuf; 2],
+    ws: clipscope_core::Workspace,
+}
+
+impl Dance {
+    fn open() -> Option<Dance> {
+        let files = [
+            common::data("binary/wetboys_plateupemotesapi/morbman")?,
+            common::data("binary/wetboys_plateupemotesapi/customemotespackage")?,
+        ];
+        let ws = common::open(&files);
+        Some(Dance { files, ws })
+    }
+
+    fn files(&self) -> Vec<&std::ffi::OsStr> {
+        self.files.iter().map(|f| f.as_os_str()).collect()
+    }
+
+    fn rig(&self) -> &clipscope_core::workspace::RigEntry {
+        self.ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap()
+    }
+
+    fn humanoid(&self) -> &clipscope_core::humanoid::HumanoidRig {
+        self.rig().humanoid.as_ref().unwrap()
+    }
+
+    /// Every joint's world position at `t`, root motion on.
+    fn posed(&self, t: f32) -> Vec<Vec3> {
+        let clip = common::clip(&self.ws, "Default Dance");
+        let options = clipscope_core::humanoid::PoseOptions::default();
+        let rig = self.rig();
+        clipscope_bevy::humanoid_posed_positions(self.humanoid(), &rig.skeleton, clip, t, &options)
+    }
+}
+
 /// `view morbman emotes --clip "Default Dance" --at 1.0 --trajectory`: a marker under each
 /// foot, bright where the foot is down (within 2% of the body's height of the lowest it goes
 /// in the clip), and the Hips' trajectory on the ground at every frame, each with the way
 /// the body faces; all as the Bevy side poses the clip.
 #[test]
 fn the_feet_markers_and_the_trajectory_are_the_clips_poses() {
-    use clipscope_bevy::humanoid_posed_positions;
     use clipscope_core::avatar::HumanBone;
-    use clipscope_core::humanoid::PoseOptions;
-    let (Some(morbman), Some(emotes)) = (
-        common::data("binary/wetboys_plateupemotesapi/morbman"),
-        common::data("binary/wetboys_plateupemotesapi/customemotespackage"),
-    ) else {
+    let Some(dance) = Dance::open() else {
         return;
     };
-    let ws = common::open(&[morbman.clone(), emotes.clone()]);
-    let rig = ws.rigs.iter().find(|r| r.humanoid.is_some()).unwrap();
-    let humanoid = rig.humanoid.as_ref().unwrap();
-    let clip = common::clip(&ws, "Default Dance");
-    let posed = |t: f32| {
-        humanoid_posed_positions(humanoid, &rig.skeleton, clip, t, &PoseOptions::default())
-    };
-    let mut args = vec![morbman.as_os_str(), emotes.as_os_str()];
+    let humanoid = dance.humanoid();
+    let posed = |t: f32| dance.posed(t);
+    let mut args = dance.files();
     args.extend(
         [
             "--clip",
@@ -1352,4 +1370,76 @@ fn a_sprite_rig_is_framed_by_its_sprite_from_the_front() {
             && (centre.1 - view_centre.1).abs() * 20 <= view_h,
         "the sprite's centre {centre:?}, the view's {view_centre:?}"
     );
+}
+
+/// A looping walk (an editor `.anim`): `Hips` goes 1 m along +X over its 1 s loop, 1 m up.
+fn walk_file(dir: &Path) -> std::path::PathBuf {
+    use clipscope_authoring::{EditorSettings, KeySpec, LegacyClip, PathCurve, legacy_anim_yaml};
+    let slope = [1.0, 0.0, 0.0];
+    let keys = vec![
+        KeySpec::new(0.0, [0.0, 1.0, 0.0], slope, slope),
+        KeySpec::new(1.0, [1.0, 1.0, 0.0], slope, slope),
+    ];
+    let walk = LegacyClip {
+        position: vec![PathCurve::new("Hips", keys)],
+        sample_rate: 30.0,
+        wrap_mode: 2,
+        ..LegacyClip::new("Walk")
+    };
+    let settings = EditorSettings {
+        loop_time: true,
+        ..EditorSettings::default()
+    };
+    let path = dir.join("Walk.anim");
+    std::fs::write(&path, legacy_anim_yaml(&walk, &settings)).unwrap();
+    path
+}
+
+/// `view Walk.anim --root-motion accumulate --at 2.5 --trajectory`: two loops have played,
+/// so the walk has gone on from where each loop ended (Hips 2.5 m along, where loop and
+/// reset would put it back at 0.5 m), and the trajectory is this loop's, 2 m on.
+#[test]
+fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
+    let dir = std::env::temp_dir().join(format!("clipscope-walk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let walk = walk_file(&dir);
+    let args = [
+        walk.as_os_str(),
+        "--root-motion".as_ref(),
+        "accumulate".as_ref(),
+        "--at".as_ref(),
+        "2.5".as_ref(),
+        "--trajectory".as_ref(),
+    ];
+    let Some(shot) = shoot("accumulate", &args) else {
+        return;
+    };
+    let hips = shot
+        .joints
+        .iter()
+        .find(|j| j["name"] == "Hips")
+        .expect("the Hips joint is drawn");
+    let at = vec3(&hips["world"]);
+    assert!(
+        at.distance(Vec3::new(2.5, 1.0, 0.0)) < 1e-3,
+        "Hips at {at} after two loops and a half"
+    );
+    let points = shot.sidecar["trajectory"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 31, "a point per frame of the 1 s loop");
+    for p in points {
+        let t = p["time"].as_f64().unwrap() as f32;
+        let ground = vec3(&p["ground"]);
+        assert!(
+            ground.distance(Vec3::new(2.0 + t, 0.0, 0.0)) < 1e-3,
+            "trajectory at {t}: {ground}"
+        );
+    }
+    // The Hips stays in view: the camera has followed it.
+    let (x, y) = (hips["x"].as_f64().unwrap(), hips["y"].as_f64().unwrap());
+    let view = view_rect(&shot);
+    assert!(
+        (view[0]..view[2]).contains(&x) && (view[1]..view[3]).contains(&y),
+        "Hips at ({x}, {y}), out of the view {view:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use crate::viewer::reference::ReferenceDiff;
+use crate::viewer::root_motion::RootMotionMode;
 use crate::viewer::scene::{Library, SceneState, Selection};
 use crate::viewer::ui::export::{ExportPanel, export_section};
 use clipscope_bevy::UnityPlayback;
@@ -32,10 +33,10 @@ pub fn rig_panel(
     }
     ui.horizontal(|ui| {
         ui.checkbox(&mut selection.labels, "names");
-        ui.checkbox(&mut selection.root_motion, "root motion");
         ui.checkbox(&mut selection.meshes, "meshes");
         ui.checkbox(&mut selection.skeleton, "skeleton");
     });
+    root_motion_choice(ui, selection);
     ui.horizontal(|ui| {
         let mut markers = selection.markers_shown(selection.meshes && scene.has_meshes);
         if ui.checkbox(&mut markers, "joints").changed() {
@@ -528,4 +529,28 @@ fn reference_view(
                     }
                 });
         });
+}
+
+/// The root-motion mode: in place, loop and reset, or accumulated over loops.
+fn root_motion_choice(ui: &mut egui::Ui, selection: &mut Selection) {
+    let mut mode = RootMotionMode::of(selection);
+    ui.horizontal(|ui| {
+        ui.label("root motion");
+        egui::ComboBox::from_id_salt("root motion")
+            .selected_text(mode.label())
+            .show_ui(ui, |ui| {
+                for m in RootMotionMode::ALL {
+                    ui.selectable_value(&mut mode, m, m.label());
+                }
+            })
+            .response
+            .on_hover_text(
+                "in place: the root holds still; loop and reset: each loop starts back where the \
+                 clip starts; accumulate: each loop starts where the last ended, as a game moves \
+                 the character",
+            );
+    });
+    if mode != RootMotionMode::of(selection) {
+        mode.set(selection);
+    }
 }
