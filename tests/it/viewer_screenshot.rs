@@ -1372,8 +1372,9 @@ fn a_sprite_rig_is_framed_by_its_sprite_from_the_front() {
     );
 }
 
-/// A looping walk (an editor `.anim`): `Hips` goes 1 m along +X over its 1 s loop, 1 m up.
-fn walk_file(dir: &Path) -> std::path::PathBuf {
+/// A looping walk (an editor `.anim`): the joint at `path` goes 1 m along +X over its 1 s
+/// loop, 1 m up.
+fn walk_file(dir: &Path, path: &str) -> std::path::PathBuf {
     use clipscope_authoring::{EditorSettings, KeySpec, LegacyClip, PathCurve, legacy_anim_yaml};
     let slope = [1.0, 0.0, 0.0];
     let keys = vec![
@@ -1381,7 +1382,7 @@ fn walk_file(dir: &Path) -> std::path::PathBuf {
         KeySpec::new(1.0, [1.0, 1.0, 0.0], slope, slope),
     ];
     let walk = LegacyClip {
-        position: vec![PathCurve::new("Hips", keys)],
+        position: vec![PathCurve::new(path, keys)],
         sample_rate: 30.0,
         wrap_mode: 2,
         ..LegacyClip::new("Walk")
@@ -1402,7 +1403,7 @@ fn walk_file(dir: &Path) -> std::path::PathBuf {
 fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
     let dir = std::env::temp_dir().join(format!("clipscope-walk-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let walk = walk_file(&dir);
+    let walk = walk_file(&dir, "Hips");
     let args = [
         walk.as_os_str(),
         "--root-motion".as_ref(),
@@ -1441,5 +1442,50 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
         (view[0]..view[2]).contains(&x) && (view[1]..view[3]).contains(&y),
         "Hips at ({x}, {y}), out of the view {view:?}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `view Walk.anim --at 0.5 --trajectory --onion 1 --onion-step 6` where the walk moves the
+/// rig's root itself (path ""): the trajectory and the onion poses put the root where the
+/// clip puts it at their own times, not where it stands now.
+#[test]
+fn a_clip_moving_the_root_is_drawn_at_each_time() {
+    let dir = std::env::temp_dir().join(format!("clipscope-root-walk-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let walk = walk_file(&dir, "");
+    let args = [
+        walk.as_os_str(),
+        "--at".as_ref(),
+        "0.5".as_ref(),
+        "--trajectory".as_ref(),
+        "--onion".as_ref(),
+        "1".as_ref(),
+        "--onion-step".as_ref(),
+        "6".as_ref(),
+    ];
+    let Some(shot) = shoot("root-walk", &args) else {
+        return;
+    };
+    let points = shot.sidecar["trajectory"]["points"].as_array().unwrap();
+    assert_eq!(shot.sidecar["trajectory"]["joint"].as_u64(), Some(0));
+    assert_eq!(points.len(), 31);
+    for p in points {
+        let t = p["time"].as_f64().unwrap() as f32;
+        let ground = vec3(&p["ground"]);
+        assert!(
+            ground.distance(Vec3::new(t, 0.0, 0.0)) < 1e-3,
+            "trajectory at {t}: {ground}"
+        );
+    }
+    let onion = shot.sidecar["onion"].as_array().unwrap();
+    assert_eq!(onion.len(), 2);
+    for o in onion {
+        let t = o["time"].as_f64().unwrap() as f32;
+        let root = vec3(&o["joints"][0]);
+        assert!(
+            root.distance(Vec3::new(t, 1.0, 0.0)) < 1e-3,
+            "onion root at {t}: {root}"
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
