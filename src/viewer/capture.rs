@@ -137,6 +137,7 @@ pub fn capture_when_ready(
             "path": ghosts.path.as_ref().map(|(joint, points)| serde_json::json!({
                 "joint": joint,
                 "points": points.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
+                "keys": ghosts.path_keys.iter().map(|(t, p)| serde_json::json!({"time": t, "world": p.to_array()})).collect::<Vec<_>>(),
             })),
             "end_paths": ghosts.end_paths.iter().map(|(joint, points)| serde_json::json!({
                 "joint": joint,

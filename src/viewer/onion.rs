@@ -6,7 +6,8 @@
 //! - Onion skins: N poses before and after the playhead, every `step` frames, drawn as
 //!   translucent skeletons (the past red, the future blue, fading with distance).
 //! - Motion path: the selected joint's world path over the clip (or the play range), a dot
-//!   per frame.
+//!   per frame and a white ring at each keyed time (the keys of the joint's own curves, else
+//!   of the curves plotted).
 //! - With a reference clip pinned: its pose at the same clip time on the same rig, as a
 //!   white ghost in lockstep, and the joints whose positions differ most from the shown
 //!   pose (the rig panel lists them).
@@ -25,11 +26,13 @@ use clipscope_core::humanoid::PoseOptions;
 use clipscope_core::playhead::Playhead;
 use clipscope_core::pose::ClipPoser;
 use clipscope_core::rig::Skeleton;
+use clipscope_core::timeline::key_marks;
 
 const PAST: Color = Color::srgb(1.0, 0.35, 0.35);
 const FUTURE: Color = Color::srgb(0.35, 0.6, 1.0);
 const PATH: Color = Color::srgb(1.0, 0.85, 0.3);
 const END_PATH: Color = Color::srgb(0.75, 0.5, 1.0);
+const KEY: Color = Color::srgb(1.0, 1.0, 1.0);
 const REFERENCE: Color = Color::srgba(1.0, 1.0, 1.0, 0.7);
 /// Joints listed as differing most from the reference.
 const WORST: usize = 5;
@@ -42,6 +45,8 @@ const PATH_FRAMES: usize = 2000;
 pub struct GhostTrace {
     pub onion: Vec<(f32, Vec<Vec3>)>,
     pub path: Option<(usize, Vec<(f32, Vec3)>)>,
+    /// The keyed times marked on the motion path, with the joint's position at each.
+    pub path_keys: Vec<(f32, Vec3)>,
     /// The end joints' paths (head, hands, feet), when drawn.
     pub end_paths: Vec<(usize, Vec<(f32, Vec3)>)>,
     /// The reference's clip time and pose.
@@ -289,11 +294,57 @@ pub fn draw_ghosts(
     let path = selected
         .and_then(|j| paths.iter().position(|(p, _)| *p == j))
         .map(|i| paths.remove(i));
+    let mut keyed = Vec::new();
+    if let (Some((joint, points)), Some(clip)) = (&path, scene.clip.as_deref()) {
+        let hash = skeleton.joints[*joint].path_hash;
+        let times = joint_keys(clip, hash, &selection.tracks, playhead.span());
+        let size = scene_scale(points) * 2.5;
+        for t in times {
+            // A key on a frame is that frame's point; one between frames is posed.
+            let at = match points.iter().find(|(pt, _)| (pt - t).abs() < 1e-5) {
+                Some((_, p)) => Some(*p),
+                None => posed(&poser, skeleton, &place, &options, t)
+                    .get(*joint)
+                    .copied(),
+            };
+            if let Some(p) = at {
+                gizmos.sphere(Isometry3d::from_translation(p), size, KEY);
+                keyed.push((t, p));
+            }
+        }
+    }
     if let Some(mut trace) = trace {
         trace.onion = onion;
         trace.path = path;
+        trace.path_keys = keyed;
         trace.end_paths = paths;
     }
+}
+
+/// The keyed times a joint's path marks, inside `span`: the keys of the clip's Transform
+/// curves on the joint's path; for a joint none moves (a humanoid bone, moved by muscles),
+/// the keys of the curves plotted, as the timeline marks them. At most [`PATH_FRAMES`].
+pub fn joint_keys(clip: &ClipData, path: u32, plotted: &[usize], span: (f32, f32)) -> Vec<f32> {
+    let own: Vec<usize> = clip
+        .tracks
+        .iter()
+        .filter(|t| {
+            clip.bindings
+                .get(t.binding)
+                .is_some_and(|b| b.path == path && b.is_transform())
+        })
+        .flat_map(|t| t.curves.iter().copied())
+        .collect();
+    let curves = if own.is_empty() { plotted } else { &own };
+    let mut times: Vec<f32> = key_marks(clip, curves)
+        .into_iter()
+        .filter(|t| (span.0..=span.1).contains(t))
+        .collect();
+    let every = times.len() / PATH_FRAMES + 1;
+    if every > 1 {
+        times = times.into_iter().step_by(every).collect();
+    }
+    times
 }
 
 /// The end joints whose paths show a clip's reach: a humanoid's head, hands and feet; on a

@@ -1056,6 +1056,21 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
             "path at {t}: {got} against {want}"
         );
     }
+    // A humanoid hand has no curves of its own: the path marks the keys of the curves
+    // plotted (the clip's first track, as the timeline shows them), where the hand is then.
+    let clip = common::clip(&dance.ws, "Default Dance");
+    let want = clipscope_core::timeline::key_marks(clip, &clip.tracks[0].curves);
+    let keys = path["keys"].as_array().unwrap();
+    assert!(!want.is_empty());
+    assert_eq!(keys.len(), want.len());
+    for (k, t) in keys.iter().zip(want) {
+        assert_eq!(k["time"].as_f64().unwrap() as f32, t);
+        let (got, want) = (vec3(&k["world"]), posed(t)[hand]);
+        assert!(
+            got.distance(want) < 1e-3,
+            "key at {t}: {got} against {want}"
+        );
+    }
 }
 
 /// `view morbman emotes replacements --clip "Default Dance" --reference Floss --at 1.0`: the
@@ -1396,9 +1411,10 @@ fn walk_file(dir: &Path, path: &str) -> std::path::PathBuf {
     path
 }
 
-/// `view Walk.anim --root-motion accumulate --at 2.5 --trajectory`: two loops have played,
-/// so the walk has gone on from where each loop ended (Hips 2.5 m along, where loop and
-/// reset would put it back at 0.5 m), and the trajectory is this loop's, 2 m on.
+/// `view Walk.anim --root-motion accumulate --at 2.5 --trajectory --path Hips`: two loops
+/// have played, so the walk has gone on from where each loop ended (Hips 2.5 m along, where
+/// loop and reset would put it back at 0.5 m), and the trajectory is this loop's, 2 m on;
+/// the Hips' path marks its two keys (0 and 1 s) where the Hips is at those times.
 #[test]
 fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
     let dir = std::env::temp_dir().join(format!("clipscope-walk-{}", std::process::id()));
@@ -1411,6 +1427,8 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
         "--at".as_ref(),
         "2.5".as_ref(),
         "--trajectory".as_ref(),
+        "--path".as_ref(),
+        "Hips".as_ref(),
     ];
     let Some(shot) = shoot("accumulate", &args) else {
         return;
@@ -1433,6 +1451,20 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
         assert!(
             ground.distance(Vec3::new(2.0 + t, 0.0, 0.0)) < 1e-3,
             "trajectory at {t}: {ground}"
+        );
+    }
+    let keys: Vec<(f32, Vec3)> = shot.sidecar["path"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["time"].as_f64().unwrap() as f32, vec3(&k["world"])))
+        .collect();
+    assert_eq!(keys.len(), 2, "{keys:?}");
+    for ((t, at), want) in keys.iter().zip([0.0, 1.0]) {
+        assert_eq!(*t, want);
+        assert!(
+            at.distance(Vec3::new(2.0 + want, 1.0, 0.0)) < 1e-3,
+            "key at {t}: {at}"
         );
     }
     // The Hips stays in view: the camera has followed it.
