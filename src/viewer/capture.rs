@@ -11,6 +11,7 @@ use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_dis
 use super::ViewerOptions;
 use super::ground::GroundTrace;
 use super::onion::GhostTrace;
+use super::onion_mesh::OnionJoint;
 use super::reference::ReferenceDiff;
 use super::scene::{Library, SceneState, Selection};
 use clipscope_bevy::{RigJoint, UnityPlayback};
@@ -58,7 +59,7 @@ pub fn capture_when_ready(
     scene: Res<SceneState>,
     mut requested: Local<bool>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
-    joints: Query<(&GlobalTransform, &Name), With<RigJoint>>,
+    joints: Query<(&GlobalTransform, &Name), (With<RigJoint>, Without<OnionJoint>)>,
     windows: Query<&Window>,
     shown: Shown,
     mut exit: MessageWriter<AppExit>,
@@ -126,6 +127,10 @@ pub fn capture_when_ready(
             "reference": reference_json(library.as_deref(), &reference),
             "playhead": {"range": trace.range, "times": trace.times},
             "onion": ghosts.onion.iter().map(|(t, joints)| serde_json::json!({
+                "time": t,
+                "joints": joints.iter().map(|p| p.to_array()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+            "onion_meshes": ghosts.onion_meshes.iter().map(|(t, joints)| serde_json::json!({
                 "time": t,
                 "joints": joints.iter().map(|p| p.to_array()).collect::<Vec<_>>(),
             })).collect::<Vec<_>>(),

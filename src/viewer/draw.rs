@@ -7,6 +7,7 @@ use bevy::prelude::*;
 
 use super::camera::OrbitCamera;
 use super::model::SkeletonGizmos;
+use super::onion_mesh::OnionJoint;
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::{RigJoint, UnityProperties};
 
@@ -35,7 +36,7 @@ pub fn draw_skeleton(
     selection: Res<Selection>,
     scene: Res<SceneState>,
     orbit: Res<OrbitCamera>,
-    joints: Query<JointView>,
+    joints: Query<JointView, Without<OnionJoint>>,
     parents: Query<&GlobalTransform, With<RigJoint>>,
 ) {
     let (focus, radius) = orbit.framed;

@@ -19,6 +19,7 @@ mod load;
 mod markers;
 mod model;
 mod onion;
+mod onion_mesh;
 mod reference;
 mod rigs;
 mod root_motion;
@@ -142,6 +143,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .init_resource::<controller::ControllerView>()
     .init_resource::<controller_pose::ControllerPose>()
     .init_resource::<camera::OrbitCamera>()
+    .init_resource::<onion_mesh::ShownModel>()
     .add_systems(Startup, (camera::spawn_camera, load::start_loading))
     .add_systems(PostStartup, camera::no_msaa_on_software)
     .add_systems(
@@ -180,7 +182,12 @@ pub fn run(options: ViewerOptions) -> AppExit {
     )
     .add_systems(
         PostUpdate,
-        (scene::hold_root, root_motion::place_rig)
+        (
+            scene::hold_root,
+            onion_mesh::sync_onion_rigs,
+            root_motion::place_rig,
+            onion_mesh::pose_onion_rigs,
+        )
             .chain()
             .after(bevy::app::AnimationSystems)
             .before(bevy::transform::TransformSystems::Propagate),
@@ -194,6 +201,10 @@ pub fn run(options: ViewerOptions) -> AppExit {
             .add_systems(
                 Update,
                 (capture::trace_playhead, capture::capture_when_ready).chain(),
+            )
+            .add_systems(
+                PostUpdate,
+                onion_mesh::trace_onion_rigs.after(bevy::transform::TransformSystems::Propagate),
             );
     }
     if options.fps.is_some() {

@@ -9,6 +9,7 @@ use bevy::prelude::*;
 
 use super::ViewerOptions;
 use super::camera::{OrbitCamera, frame_of, human_joints, humanoid_motion_points, outside_view};
+use super::onion_mesh::ShownModel;
 use super::scene::{Library, SceneState, Selection, rebuild_scene};
 use clipscope_bevy::model::{
     InactiveObject, ModelAssets, ModelMesh, UnityModel, clip_objects, model_points,
@@ -77,6 +78,7 @@ fn attach_model(
     library: Option<Res<Library>>,
     mut assets: ModelAssets,
     mut orbit: ResMut<OrbitCamera>,
+    mut shown: ResMut<ShownModel>,
 ) {
     let (Some(library), Some(root), Some(at), Some(clip), Some(index)) = (
         library,
@@ -101,7 +103,12 @@ fn attach_model(
     for w in &model.warnings {
         warn!("{w}");
     }
-    spawn_renderers(&mut commands, &assets.build(&model), root);
+    let built = assets.build(&model);
+    spawn_renderers(&mut commands, &built, root);
+    *shown = ShownModel {
+        root: Some(root),
+        built: Some(built),
+    };
     // PPtr targets resolve in the clip's own workspace.
     commands
         .entity(root)

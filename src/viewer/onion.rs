@@ -49,6 +49,9 @@ pub struct GhostTrace {
     pub path_keys: Vec<(f32, Vec3)>,
     /// The end joints' paths (head, hands, feet), when drawn.
     pub end_paths: Vec<(usize, Vec<(f32, Vec3)>)>,
+    /// The onion poses drawn as translucent meshes: each copy's clip time and joint
+    /// positions.
+    pub onion_meshes: Vec<(f32, Vec<Vec3>)>,
     /// The reference's clip time and pose.
     pub reference: Option<(f32, Vec<Vec3>)>,
 }

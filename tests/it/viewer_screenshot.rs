@@ -975,7 +975,8 @@ fn vec3(v: &serde_json::Value) -> Vec3 {
 }
 
 /// `view morbman emotes --clip "Default Dance" --at 1.0 --onion 2 --onion-step 6 --path
-/// Hand.R`: the onion poses are the clip's poses 6 and 12 frames either side of 1 s, and the
+/// Hand.R`: the onion poses (skeletons, and translucent copies of the mesh) are the clip's
+/// poses 6 and 12 frames either side of 1 s, and the
 /// motion path is Hand.R's position at every frame, as the Bevy side poses them
 /// (`humanoid_posed_positions`, composed apart from the viewer's core poser).
 #[test]
@@ -1034,6 +1035,38 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
         moved > 0.05,
         "the onion poses differ from the shown one by {moved} m"
     );
+    // Over the mesh, each onion pose is also a translucent copy of the character, its
+    // joints where the clip puts them at that time; the copies' joints are not the rig's.
+    let copies = shot.sidecar["onion_meshes"].as_array().unwrap();
+    assert_eq!(copies.len(), 4, "a mesh copy per onion pose");
+    for (copy, w) in copies.iter().zip(want) {
+        let t = copy["time"].as_f64().unwrap() as f32;
+        assert!((t - w).abs() < 1e-5, "copy at {t}, not {w}");
+        let expected = posed(t);
+        let joints = copy["joints"].as_array().unwrap();
+        assert_eq!(joints.len(), expected.len());
+        for (j, (got, want)) in joints.iter().zip(&expected).enumerate() {
+            let got = vec3(got);
+            assert!(
+                got.distance(*want) < 1e-3,
+                "mesh copy at {t}, joint {}: {got} against {want}",
+                dance.rig().skeleton.joints[j].name
+            );
+        }
+    }
+    assert_eq!(shot.joints.len(), dance.rig().skeleton.joints.len());
+    // The past copies tint the view red by the thousand pixels (the past skeletons alone
+    // are thin lines).
+    let [x0, y0, x1, y1] = view_rect(&shot).map(|v| v as i64);
+    let red = (y0..y1)
+        .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let p = shot.pixel(x, y);
+            let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+            r > g + 60 && r > b + 60
+        })
+        .count();
+    assert!(red > 6000, "{red} red pixels");
 
     let hand = dance
         .rig()
