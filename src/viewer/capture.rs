@@ -48,6 +48,9 @@ pub struct Shown<'w> {
     ground: Res<'w, GroundTrace>,
 }
 
+/// The shown rig's joints (not the onion copies').
+type ShownJoint = (With<RigJoint>, Without<OnionJoint>);
+
 /// Frames to wait after the rig appears: pipelines compile slowly on software renderers.
 pub const WARMUP_FRAMES: u32 = 120;
 
@@ -59,7 +62,7 @@ pub fn capture_when_ready(
     scene: Res<SceneState>,
     mut requested: Local<bool>,
     cameras: Query<(&Camera, &GlobalTransform), With<Camera3d>>,
-    joints: Query<(&GlobalTransform, &Name), (With<RigJoint>, Without<OnionJoint>)>,
+    joints: Query<(&GlobalTransform, &Name), ShownJoint>,
     windows: Query<&Window>,
     shown: Shown,
     mut exit: MessageWriter<AppExit>,

@@ -70,6 +70,7 @@ fn setup(mut commands: Commands, options: Res<ViewerOptions>, mut selection: Res
 
 /// When a rig is spawned for a clip, spawns its meshes onto it, lets its sprite curves find
 /// their sprites, and frames the meshes over the clip.
+#[allow(clippy::too_many_arguments)]
 fn attach_model(
     mut commands: Commands,
     new_rigs: Query<(), Added<RigRoot>>,
