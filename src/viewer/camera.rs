@@ -108,11 +108,17 @@ impl OrbitCamera {
         }
         let every = points.len().div_ceil(FIT_POINTS).max(1);
         self.framed.0 = (min + max) / 2.0;
-        self.points = points
-            .iter()
+        // A thinned cloud keeps its extreme points along each axis: real points, not the
+        // box's corners (a corner no body part reaches, seen in three-quarter view, would
+        // push the camera far back).
+        let finite = || points.iter().filter(|p| p.is_finite());
+        let extremes = (0..3).flat_map(|axis| {
+            let key = move |a: &&Vec3, b: &&Vec3| a[axis].total_cmp(&b[axis]);
+            [finite().min_by(key), finite().max_by(key)]
+        });
+        self.points = finite()
             .step_by(every)
-            .chain([&min, &max])
-            .filter(|p| p.is_finite())
+            .chain(extremes.flatten())
             .copied()
             .collect();
         self.fit();

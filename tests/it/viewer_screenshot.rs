@@ -1554,3 +1554,54 @@ fn a_clip_moving_the_root_is_drawn_at_each_time() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first look at a dancing character (`view morbman emotes --clip "Default Dance" --at
+/// 2.9`, from the front in three-quarter view, framed over the whole dance): its mesh spans
+/// 0.80 of the 3D view's height and its human bones 0.41, every one of them in the view. The
+/// framing counts points on the mesh, not the corners of its box: those, seen from three
+/// quarters, pushed the camera back (0.72 and 0.30 before).
+#[test]
+fn the_first_look_at_a_dancing_character_fills_most_of_the_view() {
+    let Some(dance) = Dance::open() else {
+        return;
+    };
+    let mut args = dance.files();
+    args.extend(["--clip", "Default Dance", "--at", "2.9"].map(std::ffi::OsStr::new));
+    let Some(shot) = shoot("first-look", &args) else {
+        return;
+    };
+    let [x0, y0, x1, y1] = view_rect(&shot).map(|v| v as i64);
+    let rows: Vec<i64> = (y0..y1)
+        .filter(|&y| {
+            (x0..x1)
+                .filter(|&x| is_mesh_colour(shot.pixel(x, y)))
+                .count()
+                >= 3
+        })
+        .collect();
+    let (top, bottom) = (rows.first().unwrap(), rows.last().unwrap());
+    let share = (bottom - top) as f64 / (y1 - y0) as f64;
+    assert!(
+        share >= 0.76,
+        "the mesh spans {share:.3} of the view's height"
+    );
+    let humanoid = dance.humanoid();
+    let skeleton = &dance.rig().skeleton;
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for bone in clipscope_core::avatar::HumanBone::all() {
+        let Some(j) = humanoid.bone_joint(bone) else {
+            continue;
+        };
+        let (x, y) = joint_at(&shot, &skeleton.joints[j].name);
+        assert!(
+            (x0 as f64..x1 as f64).contains(&x) && (y0 as f64..y1 as f64).contains(&y),
+            "{bone:?} at ({x}, {y}) outside the view"
+        );
+        (lo, hi) = (lo.min(y), hi.max(y));
+    }
+    let bones = (hi - lo) / (y1 - y0) as f64;
+    assert!(
+        bones >= 0.38,
+        "the human bones span {bones:.3} of the view's height"
+    );
+}

@@ -1,7 +1,7 @@
 //! Where a model's meshes are in a pose, without rendering: for framing a camera over a
-//! clip. Skinned meshes are bounded as Unity bounds them ([`clipscope_core::mesh::posed_bounds`]: each
-//! bone's box placed by the bone), rigid meshes by their box on their joint, sprites by their
-//! quad.
+//! clip. Skinned meshes give points spanning the box Unity bounds them by
+//! ([`clipscope_core::mesh::posed_points`]: each bone's box corners placed by the bone, not
+//! the corners of the whole box), rigid meshes their box on their joint, sprites their quad.
 
 use bevy::math::Affine3A;
 use bevy::prelude::*;
@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use super::data::UnityModel;
 use super::mesh::matrix_to_bevy;
 use crate::{DirectClip, rest_transform};
-use clipscope_core::mesh::{Aabb, Mat4 as UnityMat4, posed_bounds};
+use clipscope_core::mesh::{Aabb, Mat4 as UnityMat4, posed_points};
 use clipscope_core::rig::Skeleton;
 use clipscope_core::workspace::RendererKind;
 
@@ -65,9 +65,11 @@ pub fn model_points(model: &UnityModel, world: &[Affine3A]) -> Vec<Vec3> {
                             .map_or(clipscope_core::mesh::matrix::IDENTITY, to_unity)
                     })
                     .collect();
-                if let Some(b) = posed_bounds(mesh, &bone_world) {
-                    out.extend(corners(&b));
-                }
+                out.extend(
+                    posed_points(mesh, &bone_world)
+                        .into_iter()
+                        .map(|[x, y, z]| Vec3::new(x, y, -z)),
+                );
             }
             (RendererKind::Sprite { sprite, .. }, _) => {
                 if let Some(s) = sprite.and_then(|s| model.sprite(s)) {

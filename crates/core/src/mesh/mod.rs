@@ -30,7 +30,7 @@ use crate::unity;
 pub use blend::blend_positions;
 pub use builtin::{BUILTIN_MESHES, builtin, is_default_resources};
 pub use matrix::Mat4;
-pub use skin::{posed_bounds, skin_positions};
+pub use skin::{posed_bounds, posed_points, skin_positions};
 
 /// A decoded mesh, in Unity's space and winding.
 #[derive(Clone, Debug, Default, PartialEq)]

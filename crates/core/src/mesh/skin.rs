@@ -137,10 +137,70 @@ pub fn posed_bounds(mesh: &MeshData, bone_world: &[Mat4]) -> Option<Aabb> {
     Aabb::around(&corners)
 }
 
+/// Points on a skinned mesh posed by `bone_world` whose box is [`posed_bounds`]' box, and
+/// which follow the body's shape rather than its box: each bone's box corners placed by its
+/// world matrix; without bone boxes, the skinned vertices furthest along each axis and each
+/// diagonal (26 directions). What a camera frames: a box's corner, seen in three-quarter view,
+/// lies where no part of the body is and pushes the camera back.
+pub fn posed_points(mesh: &MeshData, bone_world: &[Mat4]) -> Vec<[f32; 3]> {
+    if mesh.bone_bounds.iter().any(Option::is_some) {
+        return mesh
+            .bone_bounds
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| Some((bone_world.get(i).unwrap_or(&matrix::IDENTITY), (*b)?)))
+            .flat_map(|(world, b)| b.corners().map(|p| matrix::transform_point(world, p)))
+            .filter(|p| p.iter().all(|c| c.is_finite()))
+            .collect();
+    }
+    let skinned: Vec<[f32; 3]> = skin_positions(mesh, bone_world)
+        .into_iter()
+        .filter(|p| p.iter().all(|c| c.is_finite()))
+        .collect();
+    let mut out = Vec::new();
+    for dx in -1..=1 {
+        for dy in -1..=1 {
+            for dz in -1..=1 {
+                if (dx, dy, dz) == (0, 0, 0) {
+                    continue;
+                }
+                let along = |p: &[f32; 3]| p[0] * dx as f32 + p[1] * dy as f32 + p[2] * dz as f32;
+                if let Some(p) = skinned.iter().max_by(|a, b| along(a).total_cmp(&along(b))) {
+                    out.push(*p);
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::mesh::matrix::from_trs;
+
+    /// The framing points of a posed mesh: real vertices (no box corner), and their box is
+    /// the mesh's posed box.
+    #[test]
+    fn posed_points_are_vertices_spanning_the_posed_box() {
+        let mesh = MeshData {
+            positions: vec![
+                [0.0, 0.0, 0.0],
+                [1.0, 2.0, 0.0],
+                [-1.0, 1.0, 0.5],
+                [0.2, 0.3, -0.4],
+            ],
+            skin: vec![VertexWeights::default(); 4],
+            bind_poses: vec![matrix::IDENTITY],
+            ..MeshData::default()
+        };
+        let up = from_trs([0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+        let points = posed_points(&mesh, &[up]);
+        let skinned = skin_positions(&mesh, &[up]);
+        assert!(points.iter().all(|p| skinned.contains(p)), "{points:?}");
+        assert_eq!(Aabb::around(&points), posed_bounds(&mesh, &[up]));
+        assert!(!points.contains(&[1.0, 3.0, 0.5]), "a box corner");
+    }
 
     #[test]
     fn a_vertex_blends_its_bones_by_weight() {
