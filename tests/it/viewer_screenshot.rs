@@ -1444,26 +1444,48 @@ fn walk_file(dir: &Path, path: &str) -> std::path::PathBuf {
     path
 }
 
+/// `view Walk.anim ARGS` on the walk of [`walk_file`] whose joint at `path` walks.
+fn shoot_walk(name: &str, path: &str, args: &[&str]) -> Option<Shot> {
+    let dir = std::env::temp_dir().join(format!("clipscope-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let walk = walk_file(&dir, path);
+    let mut all = vec![walk.as_os_str()];
+    all.extend(args.iter().map(std::ffi::OsStr::new));
+    let shot = shoot(name, &all);
+    let _ = std::fs::remove_dir_all(&dir);
+    shot
+}
+
+/// The walk's trajectory: a point per frame of its 1 s loop, `along` + t metres along X.
+fn assert_walk_trajectory(shot: &Shot, along: f32) {
+    let points = shot.sidecar["trajectory"]["points"].as_array().unwrap();
+    assert_eq!(points.len(), 31, "a point per frame of the 1 s loop");
+    for p in points {
+        let t = p["time"].as_f64().unwrap() as f32;
+        let ground = vec3(&p["ground"]);
+        assert!(
+            ground.distance(Vec3::new(along + t, 0.0, 0.0)) < 1e-3,
+            "trajectory at {t}: {ground}"
+        );
+    }
+}
+
 /// `view Walk.anim --root-motion accumulate --at 2.5 --trajectory --path Hips`: two loops
 /// have played, so the walk has gone on from where each loop ended (Hips 2.5 m along, where
 /// loop and reset would put it back at 0.5 m), and the trajectory is this loop's, 2 m on;
 /// the Hips' path marks its two keys (0 and 1 s) where the Hips is at those times.
 #[test]
 fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
-    let dir = std::env::temp_dir().join(format!("clipscope-walk-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let walk = walk_file(&dir, "Hips");
     let args = [
-        walk.as_os_str(),
-        "--root-motion".as_ref(),
-        "accumulate".as_ref(),
-        "--at".as_ref(),
-        "2.5".as_ref(),
-        "--trajectory".as_ref(),
-        "--path".as_ref(),
-        "Hips".as_ref(),
+        "--root-motion",
+        "accumulate",
+        "--at",
+        "2.5",
+        "--trajectory",
+        "--path",
+        "Hips",
     ];
-    let Some(shot) = shoot("accumulate", &args) else {
+    let Some(shot) = shoot_walk("accumulate", "Hips", &args) else {
         return;
     };
     let hips = shot
@@ -1476,16 +1498,7 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
         at.distance(Vec3::new(2.5, 1.0, 0.0)) < 1e-3,
         "Hips at {at} after two loops and a half"
     );
-    let points = shot.sidecar["trajectory"]["points"].as_array().unwrap();
-    assert_eq!(points.len(), 31, "a point per frame of the 1 s loop");
-    for p in points {
-        let t = p["time"].as_f64().unwrap() as f32;
-        let ground = vec3(&p["ground"]);
-        assert!(
-            ground.distance(Vec3::new(2.0 + t, 0.0, 0.0)) < 1e-3,
-            "trajectory at {t}: {ground}"
-        );
-    }
+    assert_walk_trajectory(&shot, 2.0);
     let keys: Vec<(f32, Vec3)> = shot.sidecar["path"]["keys"]
         .as_array()
         .unwrap()
@@ -1507,7 +1520,6 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
         (view[0]..view[2]).contains(&x) && (view[1]..view[3]).contains(&y),
         "Hips at ({x}, {y}), out of the view {view:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `view Walk.anim --at 0.5 --trajectory --onion 1 --onion-step 6` where the walk moves the
@@ -1515,33 +1527,20 @@ fn accumulated_root_motion_goes_on_from_where_each_loop_ended() {
 /// clip puts it at their own times, not where it stands now.
 #[test]
 fn a_clip_moving_the_root_is_drawn_at_each_time() {
-    let dir = std::env::temp_dir().join(format!("clipscope-root-walk-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let walk = walk_file(&dir, "");
     let args = [
-        walk.as_os_str(),
-        "--at".as_ref(),
-        "0.5".as_ref(),
-        "--trajectory".as_ref(),
-        "--onion".as_ref(),
-        "1".as_ref(),
-        "--onion-step".as_ref(),
-        "6".as_ref(),
+        "--at",
+        "0.5",
+        "--trajectory",
+        "--onion",
+        "1",
+        "--onion-step",
+        "6",
     ];
-    let Some(shot) = shoot("root-walk", &args) else {
+    let Some(shot) = shoot_walk("root-walk", "", &args) else {
         return;
     };
-    let points = shot.sidecar["trajectory"]["points"].as_array().unwrap();
     assert_eq!(shot.sidecar["trajectory"]["joint"].as_u64(), Some(0));
-    assert_eq!(points.len(), 31);
-    for p in points {
-        let t = p["time"].as_f64().unwrap() as f32;
-        let ground = vec3(&p["ground"]);
-        assert!(
-            ground.distance(Vec3::new(t, 0.0, 0.0)) < 1e-3,
-            "trajectory at {t}: {ground}"
-        );
-    }
+    assert_walk_trajectory(&shot, 0.0);
     let onion = shot.sidecar["onion"].as_array().unwrap();
     assert_eq!(onion.len(), 2);
     for o in onion {
@@ -1552,7 +1551,6 @@ fn a_clip_moving_the_root_is_drawn_at_each_time() {
             "onion root at {t}: {root}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The first look at a dancing character (`view morbman emotes --clip "Default Dance" --at
