@@ -1015,20 +1015,25 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
         assert!((t - w).abs() < 1e-5, "onion times {times:?}");
     }
     assert_eq!(times.len(), 4);
-    let mut moved = 0.0f32;
-    for o in onion {
-        let t = o["time"].as_f64().unwrap() as f32;
-        let joints = o["joints"].as_array().unwrap();
+    // Every joint of a drawn pose where the clip puts it at that pose's time.
+    let assert_posed = |what: &str, drawn: &serde_json::Value| {
+        let t = drawn["time"].as_f64().unwrap() as f32;
+        let joints = drawn["joints"].as_array().unwrap();
         let expected = posed(t);
         assert_eq!(joints.len(), expected.len());
         for (j, (got, want)) in joints.iter().zip(&expected).enumerate() {
             let got = vec3(got);
             assert!(
                 got.distance(*want) < 1e-3,
-                "onion at {t}, joint {}: {got} against {want}",
+                "{what} at {t}, joint {}: {got} against {want}",
                 dance.rig().skeleton.joints[j].name
             );
         }
+        expected
+    };
+    let mut moved = 0.0f32;
+    for o in onion {
+        let expected = assert_posed("onion", o);
         moved = moved.max(expected[24].distance(posed(1.0)[24]));
     }
     assert!(
@@ -1042,17 +1047,7 @@ fn onion_skins_and_the_motion_path_are_the_clips_poses() {
     for (copy, w) in copies.iter().zip(want) {
         let t = copy["time"].as_f64().unwrap() as f32;
         assert!((t - w).abs() < 1e-5, "copy at {t}, not {w}");
-        let expected = posed(t);
-        let joints = copy["joints"].as_array().unwrap();
-        assert_eq!(joints.len(), expected.len());
-        for (j, (got, want)) in joints.iter().zip(&expected).enumerate() {
-            let got = vec3(got);
-            assert!(
-                got.distance(*want) < 1e-3,
-                "mesh copy at {t}, joint {}: {got} against {want}",
-                dance.rig().skeleton.joints[j].name
-            );
-        }
+        assert_posed("mesh copy", copy);
     }
     assert_eq!(shot.joints.len(), dance.rig().skeleton.joints.len());
     // The past copies tint the view red by the thousand pixels (the past skeletons alone
