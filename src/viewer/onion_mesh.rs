@@ -10,6 +10,7 @@
 
 use bevy::prelude::*;
 
+use super::controller::ControllerView;
 use super::onion::{GhostTrace, onion_times, poser};
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::model::{BuiltModel, spawn_renderers};
@@ -74,9 +75,10 @@ fn tinted(
 }
 
 /// The copies the selection asks for: as many each side as onion skins (at most
-/// [`MESH_ONIONS`]) where the shown rig's meshes are drawn, else none.
-pub fn wanted(selection: &Selection, scene: &SceneState) -> u32 {
-    if selection.meshes && scene.has_meshes {
+/// [`MESH_ONIONS`]) where the shown rig's meshes are drawn and a clip plays (not a
+/// controller, whose blended pose is no one clip's), else none.
+pub fn wanted(selection: &Selection, scene: &SceneState, controller: &ControllerView) -> u32 {
+    if selection.meshes && scene.has_meshes && !controller.active {
         selection.onion.min(MESH_ONIONS)
     } else {
         0
@@ -84,16 +86,18 @@ pub fn wanted(selection: &Selection, scene: &SceneState) -> u32 {
 }
 
 /// Makes the onion copies anew when the shown rig or their number changes.
+#[allow(clippy::too_many_arguments)]
 pub fn sync_onion_rigs(
     mut commands: Commands,
     selection: Res<Selection>,
     scene: Res<SceneState>,
     shown: Res<ShownModel>,
+    controller: Res<ControllerView>,
     copies: Query<Entity, With<OnionRig>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
     mut made: Local<Made>,
 ) {
-    let n = wanted(&selection, &scene);
+    let n = wanted(&selection, &scene, &controller);
     let ready = shown.root.is_some() && shown.root == scene.root;
     let root = if ready { scene.root } else { None };
     if made.root == root && made.n == n {
