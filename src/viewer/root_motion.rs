@@ -179,7 +179,10 @@ pub fn place_rig(
                     step: one_loop(&scene, &selection, span),
                 };
             }
-            repeated(cache.step, playhead.loops())
+            // Absurdly many loops of a long stride could overflow: the origin then.
+            Some(repeated(cache.step, playhead.loops()))
+                .filter(|m| m.is_finite())
+                .unwrap_or(Affine3A::IDENTITY)
         }
         _ => Affine3A::IDENTITY,
     };
