@@ -127,14 +127,20 @@ pub fn posed_bounds(mesh: &MeshData, bone_world: &[Mat4]) -> Option<Aabb> {
     if mesh.bone_bounds.iter().all(Option::is_none) {
         return Aabb::around(&skin_positions(mesh, bone_world));
     }
-    let corners: Vec<[f32; 3]> = mesh
-        .bone_bounds
+    let corners: Vec<[f32; 3]> = bone_box_corners(mesh, bone_world).collect();
+    Aabb::around(&corners)
+}
+
+/// The corners of each bone's box (`bone_bounds`, in bone space) placed by its world matrix.
+fn bone_box_corners<'a>(
+    mesh: &'a MeshData,
+    bone_world: &'a [Mat4],
+) -> impl Iterator<Item = [f32; 3]> + 'a {
+    mesh.bone_bounds
         .iter()
         .enumerate()
         .filter_map(|(i, b)| Some((bone_world.get(i).unwrap_or(&matrix::IDENTITY), (*b)?)))
         .flat_map(|(world, b)| b.corners().map(|p| matrix::transform_point(world, p)))
-        .collect();
-    Aabb::around(&corners)
 }
 
 /// Points on a skinned mesh posed by `bone_world` whose box is [`posed_bounds`]' box, and
@@ -144,12 +150,7 @@ pub fn posed_bounds(mesh: &MeshData, bone_world: &[Mat4]) -> Option<Aabb> {
 /// lies where no part of the body is and pushes the camera back.
 pub fn posed_points(mesh: &MeshData, bone_world: &[Mat4]) -> Vec<[f32; 3]> {
     if mesh.bone_bounds.iter().any(Option::is_some) {
-        return mesh
-            .bone_bounds
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| Some((bone_world.get(i).unwrap_or(&matrix::IDENTITY), (*b)?)))
-            .flat_map(|(world, b)| b.corners().map(|p| matrix::transform_point(world, p)))
+        return bone_box_corners(mesh, bone_world)
             .filter(|p| p.iter().all(|c| c.is_finite()))
             .collect();
     }
