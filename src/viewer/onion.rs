@@ -21,8 +21,9 @@ use super::scene::{SceneState, Selection};
 use clipscope_bevy::curves::{position_to_bevy, rotation_to_bevy};
 use clipscope_bevy::{UnityPlayback, joint_to_bevy, rest_transform};
 use clipscope_core::clip::ClipData;
+use clipscope_core::clip::MirrorMode;
 use clipscope_core::curve::WrapMode;
-use clipscope_core::humanoid::PoseOptions;
+use clipscope_core::humanoid::{JointLocal, PoseOptions};
 use clipscope_core::playhead::Playhead;
 use clipscope_core::pose::ClipPoser;
 use clipscope_core::rig::Skeleton;
@@ -114,15 +115,7 @@ pub fn placed(
     t: f32,
 ) -> Vec<(Vec3, Quat)> {
     let locals = poser.locals(t, options);
-    let root = match locals.first() {
-        Some(local) if options.root_motion => joint_to_bevy(local),
-        _ => skeleton
-            .joints
-            .first()
-            .map(rest_transform)
-            .unwrap_or_default(),
-    };
-    let frame = place.mul_transform(root);
+    let frame = place.mul_transform(root_local(skeleton, &locals, options));
     let (_, turn, _) = frame.to_scale_rotation_translation();
     poser
         .world(&locals)
@@ -134,6 +127,20 @@ pub fn placed(
             )
         })
         .collect()
+}
+
+/// The root's local transform in a pose as the window shows it: the clip's root curves
+/// (`locals[0]`), or its rest where root motion is off, as [`super::scene::hold_root`]
+/// holds it.
+pub fn root_local(skeleton: &Skeleton, locals: &[JointLocal], options: &PoseOptions) -> Transform {
+    match locals.first() {
+        Some(local) if options.root_motion => joint_to_bevy(local),
+        _ => skeleton
+            .joints
+            .first()
+            .map(rest_transform)
+            .unwrap_or_default(),
+    }
 }
 
 /// The shown rig's playback and where the window places its root: the root's parent
@@ -222,18 +229,19 @@ pub fn draw_ghosts(
     options: Res<ViewerOptions>,
     rigs: Query<(&UnityPlayback, &GlobalTransform, &Transform)>,
     trace: Option<ResMut<GhostTrace>>,
-    mut named: Local<bool>,
+    mut state: Local<GhostState>,
 ) {
+    let state = &mut *state;
     if selection.onion == 0 && !selection.motion_path && !selection.end_paths {
         return;
     }
     // `--path JOINT` selects its joint once the rig is there; a name that names no joint
     // says which there are, once.
     if selection.joint.is_none()
-        && !*named
+        && !state.named
         && let (Some(name), Some(skeleton)) = (&options.path, &scene.skeleton)
     {
-        *named = true;
+        state.named = true;
         selection.joint = skeleton.joints.iter().position(|j| &j.name == name);
         if selection.joint.is_none() {
             let there: Vec<&str> = skeleton.joints.iter().map(|j| j.name.as_str()).collect();
@@ -299,21 +307,29 @@ pub fn draw_ghosts(
         .map(|i| paths.remove(i));
     let mut keyed = Vec::new();
     if let (Some((joint, points)), Some(clip)) = (&path, scene.clip.as_deref()) {
-        let hash = skeleton.joints[*joint].path_hash;
-        let times = joint_keys(clip, hash, &selection.tracks, playhead.span());
+        let key = PathKeysFor {
+            clip: clip as *const ClipData as usize,
+            joint: *joint,
+            span: playhead.span(),
+            root_motion: options.root_motion,
+            mirror: selection.mirror_mode(),
+            plotted: selection.tracks.clone(),
+        };
+        let keys = state.keys.get(key, || {
+            let hash = skeleton.joints[*joint].path_hash;
+            joint_keys(clip, hash, &selection.tracks, playhead.span())
+                .into_iter()
+                .filter_map(|t| {
+                    let at = posed(&poser, skeleton, &GlobalTransform::IDENTITY, &options, t);
+                    Some((t, *at.get(*joint)?))
+                })
+                .collect()
+        });
         let size = scene_scale(points) * 2.5;
-        for t in times {
-            // A key on a frame is that frame's point; one between frames is posed.
-            let at = match points.iter().find(|(pt, _)| (pt - t).abs() < 1e-5) {
-                Some((_, p)) => Some(*p),
-                None => posed(&poser, skeleton, &place, &options, t)
-                    .get(*joint)
-                    .copied(),
-            };
-            if let Some(p) = at {
-                gizmos.sphere(Isometry3d::from_translation(p), size, KEY);
-                keyed.push((t, p));
-            }
+        for &(t, p) in keys {
+            let p = place.transform_point(p);
+            gizmos.sphere(Isometry3d::from_translation(p), size, KEY);
+            keyed.push((t, p));
         }
     }
     if let Some(mut trace) = trace {
@@ -321,6 +337,45 @@ pub fn draw_ghosts(
         trace.path = path;
         trace.path_keys = keyed;
         trace.end_paths = paths;
+    }
+}
+
+/// What [`draw_ghosts`] keeps between frames.
+#[derive(Default)]
+pub struct GhostState {
+    /// `--path JOINT` has been looked up.
+    named: bool,
+    keys: PathKeys,
+}
+
+/// What the motion path's key marks were found for.
+#[derive(Clone, PartialEq)]
+struct PathKeysFor {
+    /// The clip's address.
+    clip: usize,
+    joint: usize,
+    span: (f32, f32),
+    root_motion: bool,
+    mirror: MirrorMode,
+    plotted: Vec<usize>,
+}
+
+/// The motion path's keyed times and where the joint is at each, in the rig's own frame
+/// (the place left out): posed once for a path, not every frame.
+#[derive(Default)]
+struct PathKeys {
+    made_for: Option<PathKeysFor>,
+    keys: Vec<(f32, Vec3)>,
+}
+
+impl PathKeys {
+    /// The keys for `key`, found by `find` when they were found for something else.
+    fn get(&mut self, key: PathKeysFor, find: impl FnOnce() -> Vec<(f32, Vec3)>) -> &[(f32, Vec3)] {
+        if self.made_for.as_ref() != Some(&key) {
+            self.keys = find();
+            self.made_for = Some(key);
+        }
+        &self.keys
     }
 }
 

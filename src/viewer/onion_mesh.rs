@@ -11,10 +11,10 @@
 use bevy::prelude::*;
 
 use super::controller::ControllerView;
-use super::onion::{GhostTrace, onion_times, poser};
+use super::onion::{GhostTrace, onion_times, poser, root_local};
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::model::{BuiltModel, spawn_renderers};
-use clipscope_bevy::{RigRoot, UnityPlayback, joint_to_bevy, rest_transform, spawn_rig};
+use clipscope_bevy::{RigRoot, UnityPlayback, joint_to_bevy, spawn_rig};
 use clipscope_core::humanoid::PoseOptions;
 
 /// Most mesh copies drawn on each side of the playhead.
@@ -162,8 +162,8 @@ pub fn pose_onion_rigs(
         copy.time = t;
         let locals = poser.locals(t, &options);
         for (j, (&entity, local)) in rig.joints.iter().zip(&locals).enumerate() {
-            let posed = if j == 0 && !options.root_motion {
-                rest_transform(&skeleton.joints[0])
+            let posed = if j == 0 {
+                root_local(skeleton, &locals, &options)
             } else {
                 joint_to_bevy(local)
             };

@@ -21,6 +21,7 @@ use super::ground::{body_facing, body_joint};
 use super::onion::{placed, poser};
 use super::scene::{SceneState, Selection};
 use clipscope_bevy::{RigRoot, UnityPlayback};
+use clipscope_core::clip::MirrorMode;
 use clipscope_core::humanoid::PoseOptions;
 
 /// How root motion plays over loops.
@@ -113,7 +114,7 @@ pub fn repeated(step: Affine3A, n: i64) -> Affine3A {
 /// for.
 #[derive(Default)]
 pub struct LoopMove {
-    key: Option<(usize, u32, u32, bool)>,
+    key: Option<(usize, (f32, f32), MirrorMode)>,
     step: Affine3A,
 }
 
@@ -171,8 +172,7 @@ pub fn place_rig(
             let playhead = &playback.playhead;
             let span = playhead.span();
             let clip = scene.clip.as_deref().map_or(0, |c| c as *const _ as usize);
-            let mirrored = poser(&scene, &selection).is_some_and(|p| p.is_mirrored());
-            let key = Some((clip, span.0.to_bits(), span.1.to_bits(), mirrored));
+            let key = Some((clip, span, selection.mirror_mode()));
             if cache.key != key {
                 *cache = LoopMove {
                     key,
