@@ -372,10 +372,20 @@ impl Compiler {
                     BlendKind::FreeformCartesian => 3,
                     BlendKind::Direct => 4,
                 };
-                if tree.kind != BlendKind::Direct {
-                    node.m_BlendEventID =
-                        tree.parameter.as_ref().map_or(u32::MAX, |p| self.name(p));
-                }
+                // A Direct tree's node keeps the editor's `m_BlendParameter` too, unused
+                // (`animator.md` §1.2: Direct uses `m_ChildBlendEventIDArray`): reading
+                // must not take it for the tree's parameter.
+                // The text reader leaves a Direct tree's parameter out, so a child's stands
+                // in for it.
+                let stale = tree
+                    .children
+                    .iter()
+                    .find_map(|c| c.direct_parameter.as_ref());
+                node.m_BlendEventID = tree
+                    .parameter
+                    .as_ref()
+                    .or(stale)
+                    .map_or(u32::MAX, |p| self.name(p));
                 if tree.kind.is_2d() {
                     node.m_BlendEventYID =
                         tree.parameter_y.as_ref().map_or(u32::MAX, |p| self.name(p));
@@ -435,6 +445,45 @@ fn clip_name(c: &ClipMotion) -> String {
         Some(r) => r.name.clone(),
         None => c.source.describe(),
     }
+}
+
+/// Every blend tree's kind and parameters (X, Y), state by state. `as_played`: the
+/// parameters a tree of its kind plays by (`animator.md` §1.2: `m_BlendEventID`/`YID` for
+/// 1D and 2D trees, none for Direct), as a built controller must give them.
+fn tree_parameters(c: &Controller, as_played: bool) -> Vec<(String, String)> {
+    fn walk(m: &Motion, as_played: bool, out: &mut Vec<String>) {
+        // A tree without children is built as no motion (`is_empty_tree`).
+        let Motion::BlendTree(tree) = m else { return };
+        if tree.children.is_empty() {
+            return;
+        }
+        let keep =
+            |p: &Option<String>, used: bool| if used || !as_played { p.clone() } else { None };
+        out.push(format!(
+            "{:?} {:?} {:?}",
+            tree.kind,
+            keep(&tree.parameter, tree.kind != BlendKind::Direct),
+            keep(&tree.parameter_y, tree.kind.is_2d()),
+        ));
+        for child in &tree.children {
+            if let Some(m) = &child.motion {
+                walk(m, as_played, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for layer in &c.layers {
+        for state in layer.state_machine.all_states() {
+            let mut trees = Vec::new();
+            if let Some(m) = &state.motion {
+                walk(m, as_played, &mut trees);
+            }
+            if !trees.is_empty() {
+                out.push((state.full_path.clone(), trees.join("; ")));
+            }
+        }
+    }
+    out
 }
 
 /// The model with what building changes by design normalised away (see the module docs).
@@ -580,6 +629,11 @@ fn same_model(rel: &str) {
     assert!(!controllers.is_empty(), "{rel}: no controller");
     for text in &controllers {
         let built = built_from(text);
+        assert_eq!(
+            tree_parameters(text, true),
+            tree_parameters(&built, false),
+            "{rel}: each blend tree's kind and parameters"
+        );
         let (a, b) = (normalised(text), normalised(&built));
         // Field by field first, for a readable failure.
         assert_eq!(a.name, b.name);

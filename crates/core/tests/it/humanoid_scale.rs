@@ -28,6 +28,13 @@ enum Shape {
     Blender,
     /// Nothing above the Hips; the Hips' own scale is 0.01 (bones in centimetres).
     HipsOnly,
+    /// A Blender armature as Unity imports it (issue 41, item 3): `metarig` scaled 102.4 and
+    /// turned -90° about X right under the unscaled root, the Hips and every bone below at
+    /// scale 1, so their translations are in the armature's units (metres / 102.4). The
+    /// avatar's human skeleton starts at the armature (node 0 is `metarig`, the Hips'
+    /// parent, as on real avatars made from such a rig) and stores the armature's own
+    /// transform as node 0's.
+    Armature,
 }
 
 /// How the avatar stores its T-pose.
@@ -132,11 +139,26 @@ fn layout(m: &Morbman, shape: Shape, tpose: TPose, k: f64) -> (AvatarData, Skele
             });
             2
         }
+        Shape::Armature => {
+            placed.push(Placed {
+                name: "metarig".into(),
+                parent: Some(0),
+                world: Trs {
+                    q: metarig_q,
+                    ..grow(&Trs::IDENTITY, 102.4 * k)
+                },
+            });
+            1
+        }
         Shape::HipsOnly => 0,
     };
     let offset = placed.len() - 1;
     for (j, joint) in m.skeleton.joints.iter().enumerate().skip(1) {
-        let s = if below_hips(j) { 0.01 * k } else { k };
+        let s = match (shape, below_hips(j)) {
+            (Shape::Armature, true) => 102.4 * k,
+            (_, true) => 0.01 * k,
+            (_, false) => k,
+        };
         placed.push(Placed {
             name: joint.name.clone(),
             parent: joint
@@ -159,6 +181,11 @@ fn layout(m: &Morbman, shape: Shape, tpose: TPose, k: f64) -> (AvatarData, Skele
         .iter()
         .map(|n| new_joint(m.skeleton.joint_by_hash(n.id).expect("morbman joint")))
         .collect();
+    let mut human_joints = human_joints;
+    if matches!(shape, Shape::Armature) {
+        human_joints[0] = above;
+        avatar.human.tpose[0] = xform(&placed[above].world);
+    }
     for (h, node) in avatar.human.skeleton.nodes.iter_mut().enumerate() {
         node.id = skeleton.joints[human_joints[h]].path_hash;
     }
@@ -173,6 +200,18 @@ fn layout(m: &Morbman, shape: Shape, tpose: TPose, k: f64) -> (AvatarData, Skele
             continue;
         };
         *x = match tpose {
+            TPose::Folded if h == hips && matches!(shape, Shape::Armature) => {
+                // Under the armature's turn, in the Animator's units.
+                let parent = Trs {
+                    s: V3::ONE,
+                    ..placed[above].world
+                };
+                let me = Trs {
+                    t: old_world[h].t * k,
+                    ..old_world[h]
+                };
+                xform(&local_under(&parent, &me))
+            }
             TPose::Folded => {
                 let local = old_world[p].local_of(&old_world[h]);
                 xform(&Trs {
@@ -206,6 +245,9 @@ fn layout(m: &Morbman, shape: Shape, tpose: TPose, k: f64) -> (AvatarData, Skele
         };
     }
     let h = &mut avatar.human;
+    for axes in &mut h.skeleton.axes {
+        axes.length = (f64::from(axes.length) * k) as f32;
+    }
     h.scale = (f64::from(h.scale) * k) as f32;
     h.root_x.t = (v3(h.root_x.t) * k).to_f32();
     (avatar, skeleton)
@@ -265,7 +307,7 @@ fn check(shape: Shape, tpose: TPose, k: f64) {
     let (avatar, skeleton) = layout(&m, shape, tpose, k);
     let rig = HumanoidRig::new(&avatar, &skeleton).expect("the fixture poses");
     let case = format!("{shape:?}/{tpose:?}/x{k}");
-    let mut worst = (0.0f64, 0.0f64, 0.0f64);
+    let mut worst = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     for clip in &clips {
         let muscles = ClipMuscles::new(clip);
         for i in 0..=6 {
@@ -292,6 +334,9 @@ fn check(shape: Shape, tpose: TPose, k: f64) {
             // The closed form: the posed centre of mass is RootT × m_Scale.
             let mut pose = HumanPose::default();
             muscles.sample(clip, t, &mut pose);
+            worst.3 = worst
+                .3
+                .max(goals_miss(&m, &avatar, &rig, &mut pose, &want, &got, k));
             let com = v3(rig.centre_of_mass(&got).expect("every part is in the rig"));
             let want_com = v3(pose.root_t) * f64::from(avatar.human.scale);
             let off = (com - want_com).length() / k;
@@ -300,9 +345,72 @@ fn check(shape: Shape, tpose: TPose, k: f64) {
         }
     }
     println!(
-        "{case}: worst joint miss {:.2e} m (per unit size), {:.2e} rad, COM {:.2e}",
-        worst.0, worst.1, worst.2
+        "{case}: worst joint miss {:.2e} m (per unit size), {:.2e} rad, COM {:.2e}, goals \
+         {:.2e} of the human scale",
+        worst.0, worst.1, worst.2, worst.3
     );
+}
+
+/// Writes into `pose` the IK goals of morbman's own pose `want` (its world transforms, sized
+/// `k` times), by the frame `humanoid.md` §5 measured on Unity's data: `goalT =
+/// conj(RootQ)·(P/s − RootT)` (a foot's P its sole: the ankle plus `R·postQ·(m_Length, 0,
+/// 0)`), `goalQ = conj(RootQ)·R·postQ`. Then measures, on the fixture's posed world `got`,
+/// how far its soles and hands are from those goals, as a fraction of the human scale, and
+/// fails past 1e-4: the goals Unity stored from the pose land where the fixture's chain
+/// puts the limbs.
+fn goals_miss(
+    m: &Morbman,
+    avatar: &AvatarData,
+    rig: &HumanoidRig,
+    pose: &mut HumanPose,
+    want: &[JointLocal],
+    got: &[JointLocal],
+    k: f64,
+) -> f64 {
+    let reference = HumanoidRig::new(&m.avatar, &m.skeleton).expect("morbman poses");
+    let s = f64::from(avatar.human.scale);
+    let root_t = v3(pose.root_t);
+    let root_q = q4(pose.root_q).normalize();
+    let bones = [
+        HumanBone::LeftFoot,
+        HumanBone::RightFoot,
+        HumanBone::LeftHand,
+        HumanBone::RightHand,
+    ];
+    for (g, bone) in bones.iter().enumerate() {
+        let w = &want[reference.bone_joint(*bone).expect("mapped")];
+        let axes = avatar.bone_axes(*bone).expect("axes");
+        let r = q4(w.q) * Q::from_f32(axes.post_q).normalize();
+        let mut p = v3(w.t) * k;
+        if g < 2 {
+            p = p + r.rotate(V3::new(f64::from(axes.length), 0.0, 0.0));
+        }
+        pose.goals[g].t = root_q.conj().rotate(p * (1.0 / s) - root_t).to_f32();
+        pose.goals[g].q = (root_q.conj() * r).to_f32();
+    }
+    let options = PoseOptions::default();
+    let mut worst = 0.0f64;
+    for d in rig.foot_goal_distances(pose, &options, got) {
+        worst = worst.max(f64::from(d.expect("feet mapped")) / s);
+    }
+    let goals = rig.goals(pose, &options);
+    for (g, bone) in bones.iter().enumerate().skip(2) {
+        let hand = &got[rig.bone_joint(*bone).expect("mapped")];
+        worst = worst.max((v3(goals[g].t) - v3(hand.t)).length() / s);
+    }
+    assert!(
+        worst < 1e-4,
+        "a goal {worst} of the human scale from its limb"
+    );
+    worst
+}
+
+#[test]
+fn a_blender_armature_scaled_100_lands_the_clips_goals() {
+    check(Shape::Armature, TPose::RigLocal, 1.0);
+    check(Shape::Armature, TPose::Folded, 1.0);
+    check(Shape::Armature, TPose::RigLocal, 2.5);
+    check(Shape::Armature, TPose::Folded, 2.5);
 }
 
 #[test]
