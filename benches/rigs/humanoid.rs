@@ -66,7 +66,7 @@ fn load(root: &Path) -> Data {
         .map(|c| loaded(Arc::new(c.clone())))
         .collect();
     Data {
-        skeleton: entry.skeleton.clone(),
+        skeleton: clipscope_core::rig::Skeleton::clone(&entry.skeleton),
         rig: entry.humanoid.clone().expect("humanoid"),
         clips,
     }

@@ -148,7 +148,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
             (at, dir, stem)
         })
         .collect();
-    let written = write_clips(&ws, &names, &places, &options, &write_options);
+    let keep = args.report.is_some();
+    let written = write_clips(&ws, &names, &places, &options, &write_options, keep);
     let mut reports = Vec::new();
     for result in written {
         match result {
@@ -257,14 +258,16 @@ fn write_file(
 }
 
 /// Writes every clip of `places` (at, folder, file stem) on every core, one file on disk
-/// at a time per core: its clips decoded again, written and dropped. Each clip's report,
-/// or the problem, in `places`' order.
+/// at a time per core: its clips decoded again, written and dropped. Each clip's report
+/// (`null` unless `keep_reports`: a whole game's reports need not wait in memory for a
+/// report file no one asked for), or the problem, in `places`' order.
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,
     places: &[(ObjectRef, PathBuf, String)],
     open: &clipscope_core::OpenOptions,
     options: &WriteOptions,
+    keep_reports: bool,
 ) -> Vec<Result<serde_json::Value, String>> {
     let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
     for (i, (at, _, _)) in places.iter().enumerate() {
@@ -294,7 +297,13 @@ fn write_clips(
                             let report = save(dir, stem, anim, &bar);
                             let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
                             bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
-                            report
+                            report.map(|r| {
+                                if keep_reports {
+                                    r
+                                } else {
+                                    serde_json::Value::Null
+                                }
+                            })
                         });
                     if let Err(e) = &result {
                         bar.suspend(|| eprintln!("error: {e}"));

@@ -63,7 +63,7 @@ fn bind(library: &Library, index: usize, rig: usize) -> Option<RigPose> {
     let entry = library.main.rigs.get(rig)?;
     let pose = RigPose::new(PoseInputs {
         controller: controller.controller,
-        skeleton: Arc::new(entry.skeleton.clone()),
+        skeleton: Arc::clone(&entry.skeleton),
         humanoid: entry.humanoid.clone(),
         clips: controller.clips,
     });

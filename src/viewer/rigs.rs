@@ -84,7 +84,7 @@ fn of_entry(rig: &RigEntry, humanoid_clip: bool) -> ChosenRig {
     ChosenRig {
         name: rig.name.clone(),
         index: None,
-        skeleton: rig.skeleton.clone(),
+        skeleton: clipscope_core::rig::Skeleton::clone(&rig.skeleton),
         names,
         humanoid: rig.humanoid.clone().filter(|_| humanoid_clip),
         note: None,

@@ -45,7 +45,7 @@ fn open_fixture(case: Case, m: &Morbman) -> Opened {
         .clone();
     assert_eq!(rig.humanoid_error, None);
     Opened {
-        skeleton: rig.skeleton.clone(),
+        skeleton: clipscope_core::rig::Skeleton::clone(&rig.skeleton),
         rig: bound,
         avatar: humanoid_fixture::only_avatar(&ws),
         warnings: ws.warnings.clone(),

@@ -217,7 +217,7 @@ pub fn build_file(ws: &Workspace, cx: &mut LoadContext<'_>) -> UnityFile {
         let asset = UnityRig {
             name: rig.name.clone(),
             component: rig.component,
-            skeleton: rig.skeleton.clone(),
+            skeleton: clipscope_core::rig::Skeleton::clone(&rig.skeleton),
             names: (*rig.tos).clone(),
             clips: rig
                 .clips

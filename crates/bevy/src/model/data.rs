@@ -115,7 +115,7 @@ impl UnityModel {
     ) -> UnityModel {
         let mut model = UnityModel {
             name: rig.name.clone(),
-            skeleton: rig.skeleton.clone(),
+            skeleton: Skeleton::clone(&rig.skeleton),
             humanoid: rig.humanoid.clone(),
             renderers: Vec::new(),
             sprites: Vec::new(),

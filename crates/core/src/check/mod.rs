@@ -348,7 +348,7 @@ pub(super) fn check_entry(
         Err(e) => return failed_report(entry, file, e.to_string()),
     };
     let pick = pick_rig(&ws.rigs, entry.at, clip);
-    let skeleton = pick.map(|(i, _)| &ws.rigs[i].skeleton);
+    let skeleton = pick.map(|(i, _)| &*ws.rigs[i].skeleton);
     let humanoid = pick.and_then(|(i, _)| ws.rigs[i].humanoid.as_deref());
     let mut report = check_clip_on(clip, skeleton, humanoid, names, thresholds);
     report.path_id = entry.at.path_id;

@@ -464,7 +464,7 @@ fn rig(name: &str, paths: &[&str], clips: Vec<ObjectRef>) -> RigEntry {
         },
         name: name.into(),
         component: RigComponent::Animator,
-        skeleton: Skeleton::from_paths(paths.iter().copied()),
+        skeleton: Skeleton::from_paths(paths.iter().copied()).into(),
         tos: Default::default(),
         avatar: None,
         humanoid: None,

@@ -304,13 +304,13 @@ fn workspace() -> Workspace {
         at: at(1),
         name: "Doll".into(),
         component: RigComponent::Animator,
-        skeleton: Skeleton {
+        skeleton: Arc::new(Skeleton {
             joints: vec![
                 joint("Doll", "", None, [0.0; 3]),
                 joint("Hips", "Hips", Some(0), [0.0, 1.0, 0.0]),
                 joint("Spine", "Hips/Spine", Some(1), [0.0, 1.0, 0.0]),
             ],
-        },
+        }),
         tos: Arc::new(BTreeMap::new()),
         avatar: None,
         humanoid: None,

@@ -40,8 +40,8 @@ impl Builder {
                 Ok(data) => self.ws.avatars.push(AvatarEntry {
                     at,
                     name,
-                    tos: PathNames::new(tos),
-                    data: Some(Arc::new(data)),
+                    tos: self.shared.names(PathNames::new(tos)),
+                    data: Some(self.shared.avatar(data)),
                 }),
                 Err(e) => {
                     let location = self.ws.files[file].location();
@@ -71,7 +71,7 @@ impl Builder {
             })
             .collect();
         for (at, name, tos, data) in unused {
-            let skeleton = data.rest_skeleton();
+            let skeleton = self.shared.skeleton(data.rest_skeleton());
             let (humanoid, humanoid_error) = match HumanoidRig::new(&data, &skeleton) {
                 Ok(rig) => (Some(Arc::new(rig)), None),
                 Err(e) => {

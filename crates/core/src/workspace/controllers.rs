@@ -121,7 +121,7 @@ mod tests {
         assert_eq!(names, ["Idle", "Walk", "Run"]);
         // A rig none of whose joints the clips bind.
         let mut other = demo().rigs.remove(0);
-        other.skeleton = Skeleton::from_paths(["Body/Arm"]);
+        other.skeleton = Skeleton::from_paths(["Body/Arm"]).into();
         assert!(ws.controllers_for_rig(&other, false).is_empty());
         assert_eq!(ws.controller_for_rig(&other, false), None);
     }

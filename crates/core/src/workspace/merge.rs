@@ -44,6 +44,8 @@ pub(super) struct Builder {
     rigs: Vec<RigLinks>,
     /// Every loaded clip and controller, which text files' links may name.
     pub(super) known: HashSet<ObjectRef>,
+    /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
+    pub(super) shared: super::shared::Shared,
 }
 
 impl Builder {
@@ -154,8 +156,8 @@ impl Builder {
                     self.ws.avatars.push(AvatarEntry {
                         at,
                         name: avatar.name,
-                        tos: PathNames::new(avatar.tos),
-                        data: avatar.data.map(Arc::new),
+                        tos: self.shared.names(PathNames::new(avatar.tos)),
+                        data: avatar.data.map(|d| self.shared.avatar(d)),
                     });
                 }
                 Err(e) => {
@@ -175,7 +177,7 @@ impl Builder {
                         at,
                         name: draft.name.clone(),
                         component: draft.component,
-                        skeleton: Skeleton { joints: Vec::new() },
+                        skeleton: Arc::new(Skeleton { joints: Vec::new() }),
                         tos: PathNames::default(),
                         avatar: None,
                         humanoid: None,
@@ -267,7 +269,7 @@ impl Builder {
                 } else {
                     RigComponent::Animator
                 },
-                skeleton: rig.skeleton,
+                skeleton: self.shared.skeleton(rig.skeleton),
                 tos: PathNames::default(),
                 avatar: None,
                 humanoid: None,

@@ -4,8 +4,10 @@
 //!
 //! Files are opened in parallel, each on one thread from its bytes to what the workspace keeps
 //! (clips, rigs, controllers, avatars); its bytes are dropped before that thread takes the next
-//! file, so memory is bounded by the files in flight, not by the folder. References between
-//! files are resolved once every file is in.
+//! file, and what it found joins the workspace, in the folder's order, as soon as the files
+//! before it have: memory holds the files in flight and the index, not every file's findings.
+//! What several files repeat (an Avatar, a rig's skeleton, their humanoid binding) is held
+//! once ([`shared`]). References between files are resolved once every file is in.
 
 #[cfg(test)]
 mod activity_tests;
@@ -22,6 +24,7 @@ mod renderers;
 mod reopen;
 mod resolve;
 mod scene;
+mod shared;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -163,7 +166,8 @@ pub struct RigEntry {
     pub at: ObjectRef,
     pub name: String,
     pub component: RigComponent,
-    pub skeleton: Skeleton,
+    /// Shared with every rig of an equal skeleton (a rig copied into several files).
+    pub skeleton: Arc<Skeleton>,
     /// Path hash to path, from the Avatar's `m_TOS` (shared with the [`AvatarEntry`]).
     pub tos: PathNames,
     /// The Animator's Avatar, where it is loaded.
@@ -281,38 +285,41 @@ impl Workspace {
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
         let total = AtomicUsize::new(files.len());
-        let extract_all = |list: &[(PathBuf, bool)]| -> Vec<Extracted> {
-            list.par_iter()
-                .map(|(path, in_folder)| {
-                    let found = extract::extract_path(path, *in_folder, options, &guids);
-                    let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    progress(n, total.load(Ordering::Relaxed), path);
-                    found
-                })
-                .collect()
-        };
-        let mut extracted = extract_all(&files);
+        let mut builder = merge::Builder::default();
         // Assets the text files name by guid, opened on demand (not given, but found through
         // the project's `.meta` files).
         let mut opened: std::collections::HashSet<PathBuf> =
             files.iter().map(|(p, _)| linked::key(p)).collect();
-        let mut start = 0;
         let mut budget = linked::MAX_LINKED;
-        for _ in 0..linked::MAX_ROUNDS {
-            let more = linked::linked_paths(&extracted[start..], &mut opened, budget);
+        let mut round: Vec<(PathBuf, bool)> = files.clone();
+        for _ in 0..=linked::MAX_ROUNDS {
+            let mut more = Vec::new();
+            extract_in_order(
+                &round,
+                options,
+                &guids,
+                &done,
+                &total,
+                &progress,
+                |i, found| {
+                    if budget > more.len() {
+                        let limit = budget - more.len();
+                        more.extend(linked::linked_paths(
+                            std::slice::from_ref(&found),
+                            &mut opened,
+                            limit,
+                        ));
+                    }
+                    builder.add(&round[i].0, found);
+                },
+            );
             if more.is_empty() {
                 break;
             }
             budget -= more.len();
-            start = extracted.len();
-            let more: Vec<(PathBuf, bool)> = more.into_iter().map(|p| (p, false)).collect();
-            total.fetch_add(more.len(), Ordering::Relaxed);
-            extracted.extend(extract_all(&more));
-            files.extend(more);
-        }
-        let mut builder = merge::Builder::default();
-        for ((path, _), found) in files.iter().zip(extracted) {
-            builder.add(path, found);
+            round = more.into_iter().map(|p| (p, false)).collect();
+            total.fetch_add(round.len(), Ordering::Relaxed);
+            files.extend(round.iter().cloned());
         }
         progress(files.len(), files.len(), Path::new(""));
         let mut ws = builder.finish();
@@ -388,6 +395,56 @@ impl Workspace {
             .enumerate()
             .filter(|(_, r)| r.humanoid.is_some())
     }
+}
+
+/// Extracts every file of `list` on every core and hands each result to `take` in `list`'s
+/// order as soon as it and those before it are done, so that what is held at once is the
+/// files in flight (taken from the list in order) and the few finished ahead of an earlier
+/// one, not every file's result: memory is bounded by the largest files, not the folder.
+fn extract_in_order(
+    list: &[(PathBuf, bool)],
+    options: &OpenOptions,
+    guids: &GuidIndexes,
+    done: &AtomicUsize,
+    total: &AtomicUsize,
+    progress: &(impl Fn(usize, usize, &Path) + Sync),
+    mut take: impl FnMut(usize, Extracted),
+) {
+    let extract = |(path, in_folder): &(PathBuf, bool)| {
+        let found = extract::extract_path(path, *in_folder, options, guids);
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        progress(n, total.load(Ordering::Relaxed), path);
+        found
+    };
+    if rayon::current_thread_index().is_some() {
+        // Called from a pool thread, which must not wait on the pool: all, then in order.
+        let all: Vec<Extracted> = list.par_iter().map(extract).collect();
+        for (i, found) in all.into_iter().enumerate() {
+            take(i, found);
+        }
+        return;
+    }
+    let (send, receive) = std::sync::mpsc::channel::<(usize, Extracted)>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            list.iter()
+                .enumerate()
+                .par_bridge()
+                .for_each_with(send, |send, (i, item)| {
+                    // The receiver outlives every sender; a failed send only means it stopped.
+                    let _ = send.send((i, extract(item)));
+                });
+        });
+        let mut ahead: BTreeMap<usize, Extracted> = BTreeMap::new();
+        let mut next = 0;
+        for (i, found) in receive {
+            ahead.insert(i, found);
+            while let Some(found) = ahead.remove(&next) {
+                take(next, found);
+                next += 1;
+            }
+        }
+    });
 }
 
 /// The files to open: each path, or every file below a folder (sorted), marked as found in

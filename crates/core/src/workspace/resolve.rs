@@ -54,6 +54,7 @@ impl Builder {
                 None => (Vec::new(), usize::from(!draft.controller.is_null())),
             }
         };
+        let skeleton = self.shared.skeleton(skeleton);
         let (humanoid, humanoid_error) = match self.humanoid(index, avatar, &skeleton) {
             Ok(bound) => (bound, None),
             Err(e) => (None, Some(e)),
@@ -81,7 +82,7 @@ impl Builder {
         &mut self,
         rig: usize,
         avatar: Option<ObjectRef>,
-        skeleton: &Skeleton,
+        skeleton: &Arc<Skeleton>,
     ) -> Result<Option<Arc<HumanoidRig>>, String> {
         let Some(data) = avatar
             .and_then(|at| self.ws.avatar(at))
@@ -92,14 +93,19 @@ impl Builder {
         };
         let location = self.ws.files[self.ws.rigs[rig].at.file].location();
         let name = self.ws.rigs[rig].name.clone();
-        match HumanoidRig::new(&data, skeleton) {
+        let bound = match self.shared.humanoid(&data, skeleton) {
+            Some(bound) => Ok(bound),
+            None => HumanoidRig::new(&data, skeleton).map(Arc::new),
+        };
+        match bound {
             Ok(bound) => {
                 for w in bound.warnings() {
                     self.ws
                         .warnings
                         .push(format!("{location}: rig {name:?}: {w}"));
                 }
-                Ok(Some(Arc::new(bound)))
+                self.shared.keep_humanoid(&data, skeleton, &bound);
+                Ok(Some(bound))
             }
             Err(RigError::NotHumanoid(_)) => Ok(None),
             Err(e) => {

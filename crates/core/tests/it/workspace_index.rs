@@ -133,3 +133,70 @@ fn a_file_gone_since_the_index_is_an_error_naming_it() {
         );
     }
 }
+
+/// A character copied into several files (as a game's bundles repeat what they share) is held
+/// once: every copy's rig points to one skeleton, one humanoid binding and one decoded Avatar,
+/// while each keeps its own file, references and clips; a different character shares nothing
+/// with it. Files are numbered in the folder's order whatever thread opened them first.
+#[test]
+fn a_character_copied_into_several_files_is_held_once() {
+    use std::sync::Arc;
+    let (Some(morbman), Some(mannequin)) = (
+        common::data("binary/wetboys_plateupemotesapi/morbman"),
+        common::data("binary/lessscarymannequins/copy.bundle"),
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-shared-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for copy in ["a", "b", "c"] {
+        std::fs::create_dir_all(dir.join(copy)).expect("a folder");
+        std::fs::copy(&morbman, dir.join(copy).join("morbman")).expect("a copy");
+    }
+    std::fs::copy(&mannequin, dir.join("b").join("copy.bundle")).expect("a copy");
+    for detail in [Detail::Full, Detail::Index, Detail::Summary] {
+        let ws = open(std::slice::from_ref(&dir), detail);
+        let sources: Vec<String> = ws
+            .files
+            .iter()
+            .map(|f| {
+                let rel = f.source.strip_prefix(&dir).expect("below the folder");
+                rel.display().to_string()
+            })
+            .collect();
+        let mut sorted = sources.clone();
+        sorted.sort();
+        assert_eq!(sources, sorted, "{detail:?}: files in the folder's order");
+        let of = |name: &str| -> Vec<_> {
+            ws.rigs
+                .iter()
+                .filter(|r| ws.files[r.at.file].source.ends_with(name))
+                .collect()
+        };
+        let (copies, other) = (of("morbman"), of("copy.bundle"));
+        assert_eq!(copies.len(), 3, "{detail:?}: one rig per copy");
+        assert!(!other.is_empty(), "{detail:?}: the mannequin's rigs");
+        let first = copies[0];
+        for r in &copies[1..] {
+            assert_ne!(
+                r.at.file, first.at.file,
+                "{detail:?}: each copy its own file"
+            );
+            assert!(Arc::ptr_eq(&r.skeleton, &first.skeleton), "{detail:?}");
+            let (a, b) = (r.humanoid.as_ref(), first.humanoid.as_ref());
+            assert!(Arc::ptr_eq(a.unwrap(), b.unwrap()), "{detail:?}");
+            assert!(Arc::ptr_eq(&r.tos, &first.tos), "{detail:?}");
+            let avatar = |r: &clipscope_core::workspace::RigEntry| {
+                let at = r.avatar.expect("its avatar");
+                assert_eq!(at.file, r.at.file, "{detail:?}: its own file's avatar");
+                ws.avatar(at).and_then(|a| a.data.clone()).expect("decoded")
+            };
+            assert!(Arc::ptr_eq(&avatar(r), &avatar(first)), "{detail:?}");
+        }
+        for o in other {
+            assert!(!Arc::ptr_eq(&o.skeleton, &first.skeleton), "{detail:?}");
+            assert_ne!(*o.skeleton, *first.skeleton);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

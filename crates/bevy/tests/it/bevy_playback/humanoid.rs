@@ -17,7 +17,10 @@ fn morbman() -> Option<(Skeleton, Arc<HumanoidRig>)> {
     let ws = common::open(&[path]);
     let rig = ws.rigs.iter().find(|r| r.name == "morbman").expect("rig");
     let humanoid = rig.humanoid.clone().expect("morbman's Avatar is humanoid");
-    Some((rig.skeleton.clone(), humanoid))
+    Some((
+        clipscope_core::rig::Skeleton::clone(&rig.skeleton),
+        humanoid,
+    ))
 }
 
 /// The humanoid clips named, from the emote bundles and the text `Floss.anim`.
