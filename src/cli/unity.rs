@@ -491,6 +491,10 @@ fn console_line(r: &clipscope_core::yaml_write::ClipReport) -> String {
 #[derive(Default)]
 struct UniqueNames {
     taken: HashMap<PathBuf, HashSet<String>>,
+    /// The last number given to each name in each folder, where one was: the next claim of
+    /// the same name starts after it (a game's thousand `Idle`s are not counted up from 1
+    /// each time).
+    last: HashMap<(PathBuf, String), usize>,
 }
 
 impl UniqueNames {
@@ -498,12 +502,18 @@ impl UniqueNames {
     fn claim(&mut self, dir: &Path, name: &str, ext: &str) -> String {
         let taken = self.taken.entry(dir.to_path_buf()).or_default();
         let mut candidate = name.to_string();
-        let mut n = 0;
-        while !taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
-            n += 1;
-            candidate = format!("{name} {n}");
+        if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
+            return candidate;
         }
-        candidate
+        let key = (dir.to_path_buf(), format!("{name}.{ext}").to_lowercase());
+        let n = self.last.entry(key).or_insert(0);
+        loop {
+            *n += 1;
+            candidate = format!("{name} {n}");
+            if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
+                return candidate;
+            }
+        }
     }
 }
 

@@ -71,7 +71,7 @@ impl Builder {
             })
             .collect();
         for (at, name, tos, data) in unused {
-            let skeleton = self.shared.skeleton(data.rest_skeleton());
+            let skeleton = self.shared.skeleton(Arc::new(data.rest_skeleton()));
             let (humanoid, humanoid_error) = match HumanoidRig::new(&data, &skeleton) {
                 Ok(rig) => (Some(Arc::new(rig)), None),
                 Err(e) => {

@@ -172,7 +172,8 @@ impl Builder {
                 path_id: found.path_id,
             };
             match found.value {
-                Ok(draft) => {
+                Ok(mut draft) => {
+                    draft.skeleton = draft.skeleton.map(|s| self.shared.skeleton(s));
                     self.ws.rigs.push(RigEntry {
                         at,
                         name: draft.name.clone(),
@@ -269,7 +270,7 @@ impl Builder {
                 } else {
                     RigComponent::Animator
                 },
-                skeleton: self.shared.skeleton(rig.skeleton),
+                skeleton: self.shared.skeleton(Arc::new(rig.skeleton)),
                 tos: PathNames::default(),
                 avatar: None,
                 humanoid: None,

@@ -255,6 +255,9 @@ pub struct Workspace {
     pub warnings: Vec<String>,
     /// Files found in folders that are not Unity files, left out.
     pub skipped_files: usize,
+    /// The loaded files by name, built at the first reference resolved
+    /// ([`Workspace::resolve`]) once every file is in.
+    pub(crate) file_names: std::sync::OnceLock<resolve::FileNames>,
 }
 
 /// The clips an AnimatorController lists (`m_AnimationClips`), in order, nulls left out.
@@ -344,37 +347,37 @@ impl Workspace {
 
     /// The clip at a reference.
     pub fn clip(&self, at: ObjectRef) -> Option<&ClipEntry> {
-        self.clips.iter().find(|c| c.at == at)
+        find_at(&self.clips, at, |c| c.at)
     }
 
     /// The avatar at a reference.
     pub fn avatar(&self, at: ObjectRef) -> Option<&AvatarEntry> {
-        self.avatars.iter().find(|a| a.at == at)
+        find_at(&self.avatars, at, |a| a.at)
     }
 
     /// The mesh at a reference.
     pub fn mesh(&self, at: ObjectRef) -> Option<&MeshEntry> {
-        self.meshes.iter().find(|m| m.at == at)
+        find_at(&self.meshes, at, |m| m.at)
     }
 
     /// The texture at a reference.
     pub fn texture(&self, at: ObjectRef) -> Option<&TextureEntry> {
-        self.textures.iter().find(|t| t.at == at)
+        find_at(&self.textures, at, |t| t.at)
     }
 
     /// The material at a reference.
     pub fn material(&self, at: ObjectRef) -> Option<&MaterialEntry> {
-        self.materials.iter().find(|m| m.at == at)
+        find_at(&self.materials, at, |m| m.at)
     }
 
     /// The sprite at a reference.
     pub fn sprite(&self, at: ObjectRef) -> Option<&SpriteEntry> {
-        self.sprites.iter().find(|s| s.at == at)
+        find_at(&self.sprites, at, |s| s.at)
     }
 
     /// The MonoScript at a reference.
     pub fn script(&self, at: ObjectRef) -> Option<&ScriptEntry> {
-        self.scripts.iter().find(|s| s.at == at)
+        find_at(&self.scripts, at, |s| s.at)
     }
 
     /// The main texture of a material, where it is loaded.
@@ -395,6 +398,29 @@ impl Workspace {
             .enumerate()
             .filter(|(_, r)| r.humanoid.is_some())
     }
+}
+
+/// Where the entry at `at` is in `items`, whose entries are numbered file by file as the
+/// files are added: found by halving to `at`'s file, then within it, so that resolving every
+/// reference of a whole game does not scan every entry each time. An entry out of that
+/// order is still found, by a scan.
+pub(super) fn index_at<T>(
+    items: &[T],
+    at: ObjectRef,
+    key: impl Fn(&T) -> ObjectRef,
+) -> Option<usize> {
+    let start = items.partition_point(|x| key(x).file < at.file);
+    items[start..]
+        .iter()
+        .take_while(|x| key(x).file == at.file)
+        .position(|x| key(x) == at)
+        .map(|i| start + i)
+        .or_else(|| items.iter().position(|x| key(x) == at))
+}
+
+/// The entry at `at` in `items` ([`index_at`]).
+fn find_at<T>(items: &[T], at: ObjectRef, key: impl Fn(&T) -> ObjectRef) -> Option<&T> {
+    index_at(items, at, key).and_then(|i| items.get(i))
 }
 
 /// Extracts every file of `list` on every core and hands each result to `take` in `list`'s

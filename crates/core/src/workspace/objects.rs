@@ -3,6 +3,7 @@
 //! under their GameObject. References to other objects stay `PPtr`s here.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::OpenOptions;
 use super::scene::{RendererDraft, rig_renderers};
@@ -23,8 +24,9 @@ pub(super) use super::found::Found;
 pub(super) struct RigDraft {
     pub name: String,
     pub component: RigComponent,
-    /// The Transform hierarchy under the component's GameObject, where the file holds it.
-    pub skeleton: Option<Skeleton>,
+    /// The Transform hierarchy under the component's GameObject, where the file holds it
+    /// (shared with equal ones as the file joins the workspace).
+    pub skeleton: Option<Arc<Skeleton>>,
     pub avatar: PPtr,
     pub controller: PPtr,
     /// The legacy Animation component's clips.
@@ -215,7 +217,7 @@ pub(super) fn read_rigs(
             file.read::<Animator>(info).map(|a| RigDraft {
                 name: rig_name(&hierarchy, a.m_GameObject),
                 component: RigComponent::Animator,
-                skeleton: hierarchy.skeleton(a.m_GameObject),
+                skeleton: hierarchy.skeleton(a.m_GameObject).map(Arc::new),
                 avatar: a.m_Avatar,
                 controller: a.m_Controller,
                 clips: Vec::new(),
@@ -231,7 +233,7 @@ pub(super) fn read_rigs(
                 RigDraft {
                     name: rig_name(&hierarchy, a.m_GameObject),
                     component: RigComponent::Animation,
-                    skeleton: hierarchy.skeleton(a.m_GameObject),
+                    skeleton: hierarchy.skeleton(a.m_GameObject).map(Arc::new),
                     avatar: PPtr::default(),
                     controller: PPtr::default(),
                     clips,

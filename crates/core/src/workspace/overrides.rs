@@ -149,7 +149,7 @@ impl Builder {
     /// The loaded controller `base` names from file `from`.
     fn base_index(&self, from: usize, base: Option<&Link>) -> Option<usize> {
         let at = self.target(from, base?)?;
-        self.ws.controllers.iter().position(|c| c.at == at)
+        super::index_at(&self.ws.controllers, at, |c| c.at)
     }
 
     /// Why an override controller's base is not there.

@@ -1,8 +1,8 @@
 //! References between objects resolved once every file is in: controllers' clip lists,
 //! rigs' avatars, controllers and clips, text files' links by guid.
 
-use std::collections::HashSet;
-use std::path::Path;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::merge::Builder;
@@ -36,8 +36,12 @@ impl Builder {
             RigComponent::Animator => draft
                 .skeleton
                 .filter(|s| s.joints.len() > 1 || tos.is_empty())
-                .unwrap_or_else(|| Skeleton::from_paths(tos.values().map(String::as_str))),
-            RigComponent::Animation => draft.skeleton.unwrap_or(Skeleton { joints: Vec::new() }),
+                .unwrap_or_else(|| {
+                    Arc::new(Skeleton::from_paths(tos.values().map(String::as_str)))
+                }),
+            RigComponent::Animation => draft
+                .skeleton
+                .unwrap_or_else(|| Arc::new(Skeleton { joints: Vec::new() })),
         };
         let (found, unresolved) = if draft.component == RigComponent::Animation {
             let found = self.resolve_list(from, &draft.clips, clips);
@@ -47,7 +51,7 @@ impl Builder {
             let controller = self
                 .ws
                 .resolve(from, draft.controller)
-                .and_then(|at| self.ws.controllers.iter().position(|c| c.at == at));
+                .and_then(|at| super::index_at(&self.ws.controllers, at, |c| c.at));
             self.ws.rigs[index].controller = controller;
             match controller.map(|c| &self.ws.controllers[c]) {
                 Some(c) => (c.clips.clone(), c.unresolved_clips),
@@ -128,7 +132,7 @@ impl Builder {
         let mut found = self.resolve_links(from, list, clips);
         let resolved = controller
             .and_then(|l| self.resolve_link(from, l))
-            .and_then(|at| self.ws.controllers.iter().position(|c| c.at == at));
+            .and_then(|at| super::index_at(&self.ws.controllers, at, |c| c.at));
         self.ws.rigs[index].controller = resolved;
         if let Some(c) = resolved.map(|c| &self.ws.controllers[c]) {
             found.extend(c.clips.iter().copied().map(Some));
@@ -205,14 +209,52 @@ impl Workspace {
         })
     }
 
-    /// Finds a loaded file by an external path, preferring the same container.
+    /// Finds a loaded file by an external path (its last part, any case): in the same
+    /// container first, then in the same folder (a game's `level0` names the
+    /// `sharedassets0.assets` beside it, not another game's), then anywhere.
     fn find_file(&self, from: usize, external: &str) -> Option<usize> {
         let base = external
             .rsplit(['/', '\\'])
             .next()
             .unwrap_or(external)
             .to_ascii_lowercase();
-        let matches = |f: &LoadedFile| {
+        let built;
+        let names = match self.file_names.get_or_init(|| FileNames::of(&self.files)) {
+            names if names.count == self.files.len() => names,
+            // Files added since (by hand, not by opening): this lookup builds its own.
+            _ => {
+                built = FileNames::of(&self.files);
+                &built
+            }
+        };
+        let source = &self.files.get(from)?.source;
+        let folder = source.parent().unwrap_or(Path::new(""));
+        let beside = names.beside.get(&(folder.to_path_buf(), base.clone()));
+        let beside = beside.map(Vec::as_slice).unwrap_or_default();
+        let same = beside.iter().find(|&&f| self.files[f].source == *source);
+        same.or(beside.first())
+            .or_else(|| names.anywhere.get(&base).and_then(|f| f.first()))
+            .copied()
+    }
+}
+
+/// The loaded files by the name references use (a bare file's name, a container's inner
+/// file's), lower case, in the order they were loaded: alone, and with their folder.
+#[derive(Debug, Default)]
+pub(crate) struct FileNames {
+    /// How many files there were.
+    count: usize,
+    anywhere: HashMap<String, Vec<usize>>,
+    beside: HashMap<(PathBuf, String), Vec<usize>>,
+}
+
+impl FileNames {
+    fn of(files: &[LoadedFile]) -> FileNames {
+        let mut names = FileNames {
+            count: files.len(),
+            ..FileNames::default()
+        };
+        for (i, f) in files.iter().enumerate() {
             let own = if f.inner.is_empty() {
                 f.source
                     .file_name()
@@ -221,13 +263,15 @@ impl Workspace {
             } else {
                 f.inner.to_ascii_lowercase()
             };
-            own == base
-        };
-        let same = self
-            .files
-            .iter()
-            .position(|f| f.source == self.files[from].source && matches(f));
-        same.or_else(|| self.files.iter().position(matches))
+            let folder = f.source.parent().unwrap_or(Path::new("")).to_path_buf();
+            names
+                .beside
+                .entry((folder, own.clone()))
+                .or_default()
+                .push(i);
+            names.anywhere.entry(own).or_default().push(i);
+        }
+        names
     }
 }
 

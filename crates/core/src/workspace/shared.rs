@@ -52,12 +52,12 @@ impl Shared {
     }
 
     /// One copy of each equal skeleton.
-    pub fn skeleton(&mut self, skeleton: Skeleton) -> Arc<Skeleton> {
+    pub fn skeleton(&mut self, skeleton: Arc<Skeleton>) -> Arc<Skeleton> {
         let key = (
             skeleton.joints.len(),
             skeleton.joints.last().map(|j| j.path_hash),
         );
-        share(self.skeletons.entry(key).or_default(), Arc::new(skeleton))
+        share(self.skeletons.entry(key).or_default(), skeleton)
     }
 
     /// The humanoid rig already bound from this avatar to this skeleton (both shared

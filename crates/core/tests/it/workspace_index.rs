@@ -200,3 +200,35 @@ fn a_character_copied_into_several_files_is_held_once() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two built games in one folder, each a `level0` naming its own `sharedassets0.assets`: a
+/// reference resolves into the file beside the one it was read in, not into the other
+/// game's file of the same name.
+#[test]
+fn a_reference_resolves_into_the_file_beside_it() {
+    let Some(game) = common::data("binary/day65platformer2d") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-beside-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for copy in ["a", "b"] {
+        std::fs::create_dir_all(dir.join(copy)).expect("a folder");
+        for file in ["level0", "sharedassets0.assets", "globalgamemanagers"] {
+            std::fs::copy(game.join(file), dir.join(copy).join(file)).expect("a copy");
+        }
+    }
+    let ws = open(std::slice::from_ref(&dir), Detail::Summary);
+    let folder = |file: usize| ws.files[file].source.parent().map(|p| p.to_path_buf());
+    let mut reached = 0;
+    for rig in &ws.rigs {
+        for clip in &rig.clips {
+            assert_eq!(folder(clip.file), folder(rig.at.file), "{}", rig.name);
+            reached += 1;
+        }
+    }
+    assert!(
+        reached >= 4,
+        "the two games' rigs reach their clips ({reached})"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
