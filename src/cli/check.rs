@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clipscope_core::Workspace;
 use clipscope_core::check::{
-    ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_workspace_with,
+    ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_clips,
 };
 
 use super::{Inputs, report_problems};
@@ -56,9 +56,19 @@ pub struct CheckArgs {
 /// Checks the clips and prints the report. Exit codes: 0 done, 1 a file could not be read,
 /// 2 `--clip` names no clip, 3 (with `--strict`) a report lists a problem.
 pub fn run(args: &CheckArgs) -> ExitCode {
-    let ws = args.inputs.open(&args.paths);
+    // An index of every file; each file's clips are decoded again, checked and dropped.
+    let (ws, options) = args.inputs.open_index(&args.paths);
     let thresholds = Thresholds::new(args.seam_position, args.seam_angle, args.seam_range);
-    let reports = check_workspace_with(&ws, args.clip.as_deref(), &thresholds);
+    let wanted = ws
+        .clips
+        .iter()
+        .filter(|c| args.clip.as_ref().is_none_or(|name| &c.name == name))
+        .count();
+    let bar = super::progress::work(wanted, "clips");
+    let reports = check_clips(&ws, args.clip.as_deref(), &thresholds, &options, &|| {
+        bar.inc(1)
+    });
+    bar.finish_and_clear();
     if let (Some(name), true) = (&args.clip, reports.is_empty()) {
         return no_such_clip(&ws, name);
     }

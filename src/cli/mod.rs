@@ -105,12 +105,22 @@ impl Inputs {
         self.open_with(paths, Detail::Summary)
     }
 
+    /// Opens the paths as an index: each clip's facts, its curves decoded again when
+    /// needed ([`Workspace::decode_clips`]), with the options to decode them with.
+    fn open_index(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
+        let options = self.options(Detail::Index);
+        (progress::open(paths, &options), options)
+    }
+
     fn open_with(&self, paths: &[PathBuf], detail: Detail) -> Workspace {
-        let options = OpenOptions {
+        progress::open(paths, &self.options(detail))
+    }
+
+    fn options(&self, detail: Detail) -> OpenOptions {
+        OpenOptions {
             unity_version: self.unity_version.clone(),
             detail,
-        };
-        progress::open(paths, &options)
+        }
     }
 }
 

@@ -27,19 +27,22 @@ mod steps;
 mod tests;
 mod units;
 mod values;
+mod whole;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::OpenOptions;
 use crate::clip::{ClipData, GenericBinding};
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{ClipEntry, Workspace};
+pub use whole::check_clips;
 
 use crate::humanoid::{ClipMuscles, HumanoidReport, HumanoidRig};
 pub use measure::{Measure, Severity, Thresholds};
 use rig::*;
-pub use rig::{RigPick, pick_rig};
+pub use rig::{RigPick, RigReach, pick_rig};
 use seams::*;
 pub use seams::{SEAM_TOLERANCE, SLOPE_TOLERANCE, SNAP_SECONDS, left_limit, right_limit};
 pub use steps::step_times;
@@ -324,16 +327,12 @@ pub fn check_workspace_with(
     clip: Option<&str>,
     thresholds: &Thresholds,
 ) -> Vec<ClipReport> {
-    let names = workspace_names(&ws.rigs);
-    ws.clips
-        .iter()
-        .filter(|entry| clip.is_none_or(|name| entry.name == name))
-        .map(|entry| check_entry(ws, entry, &names, thresholds))
-        .collect()
+    whole::check_clips(ws, clip, thresholds, &OpenOptions::default(), &|| {})
 }
 
 pub(super) fn check_entry(
     ws: &Workspace,
+    reach: &RigReach,
     entry: &ClipEntry,
     names: &BTreeMap<u32, String>,
     thresholds: &Thresholds,
@@ -347,7 +346,7 @@ pub(super) fn check_entry(
         Ok(clip) => clip,
         Err(e) => return failed_report(entry, file, e.to_string()),
     };
-    let pick = pick_rig(&ws.rigs, entry.at, clip);
+    let pick = reach.pick(&ws.rigs, entry.at, clip);
     let skeleton = pick.map(|(i, _)| &*ws.rigs[i].skeleton);
     let humanoid = pick.and_then(|(i, _)| ws.rigs[i].humanoid.as_deref());
     let mut report = check_clip_on(clip, skeleton, humanoid, names, thresholds);

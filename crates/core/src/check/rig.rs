@@ -24,23 +24,64 @@ pub enum RigPick {
 
 /// The rig to check (and play) a clip on (index into `rigs`), and why: for a humanoid clip,
 /// a humanoid rig that lists it, else the first humanoid rig; then a rig that lists the clip;
-/// then the rig matching most of its binding paths.
+/// then the rig matching most of its binding paths. For many clips, [`RigReach`] finds the
+/// rigs that list each once.
 pub fn pick_rig(rigs: &[RigEntry], at: ObjectRef, clip: &ClipData) -> Option<(usize, RigPick)> {
-    if ClipMuscles::new(clip).is_humanoid() {
-        let humanoid = |r: &&RigEntry| r.humanoid.is_some();
-        if let Some(i) = rigs
-            .iter()
-            .position(|r| humanoid(&r) && r.clips.contains(&at))
-        {
+    RigReach::of(rigs, Some(at)).pick(rigs, at, clip)
+}
+
+/// Which rigs list each clip (the first, and the first humanoid one), and the first
+/// humanoid rig: what [`pick_rig`] asks of every rig for one clip, gathered once.
+pub struct RigReach {
+    first: HashMap<ObjectRef, usize>,
+    first_humanoid: HashMap<ObjectRef, usize>,
+    any_humanoid: Option<usize>,
+}
+
+impl RigReach {
+    /// The rigs listing each clip (only `at`'s, when given).
+    pub fn of(rigs: &[RigEntry], at: Option<ObjectRef>) -> RigReach {
+        let mut reach = RigReach {
+            first: HashMap::new(),
+            first_humanoid: HashMap::new(),
+            any_humanoid: rigs.iter().position(|r| r.humanoid.is_some()),
+        };
+        for (i, rig) in rigs.iter().enumerate() {
+            for &clip in rig.clips.iter().filter(|&&c| at.is_none_or(|at| c == at)) {
+                reach.first.entry(clip).or_insert(i);
+                if rig.humanoid.is_some() {
+                    reach.first_humanoid.entry(clip).or_insert(i);
+                }
+            }
+        }
+        reach
+    }
+
+    /// [`pick_rig`] for the clip `clip` at `at`.
+    pub fn pick(
+        &self,
+        rigs: &[RigEntry],
+        at: ObjectRef,
+        clip: &ClipData,
+    ) -> Option<(usize, RigPick)> {
+        if ClipMuscles::new(clip).is_humanoid() {
+            if let Some(&i) = self.first_humanoid.get(&at) {
+                return Some((i, RigPick::Reaches));
+            }
+            if let Some(i) = self.any_humanoid {
+                return Some((i, RigPick::Humanoid));
+            }
+        }
+        if let Some(&i) = self.first.get(&at) {
             return Some((i, RigPick::Reaches));
         }
-        if let Some(i) = rigs.iter().position(|r| humanoid(&r)) {
-            return Some((i, RigPick::Humanoid));
-        }
+        best_by_paths(rigs, clip)
     }
-    if let Some(i) = rigs.iter().position(|r| r.clips.contains(&at)) {
-        return Some((i, RigPick::Reaches));
-    }
+}
+
+/// The rig whose skeleton has the most of the clip's distinct binding paths (the first of
+/// equals), when any has one.
+fn best_by_paths(rigs: &[RigEntry], clip: &ClipData) -> Option<(usize, RigPick)> {
     let paths = distinct_paths(clip);
     let matched = |rig: &RigEntry| {
         paths

@@ -232,3 +232,31 @@ fn a_reference_resolves_into_the_file_beside_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `check` over a whole game opens it as an index and decodes each file's clips again as it
+/// checks them: every report equals the one a full open gives, in the same order.
+#[test]
+fn checking_an_index_reports_what_a_full_open_does() {
+    use clipscope_core::check::{Thresholds, check_clips, check_workspace};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let Some(paths) = shared() else { return };
+    let full = open(&paths, Detail::Full);
+    let index = open(&paths, Detail::Index);
+    let want = serde_json::to_value(check_workspace(&full, None)).expect("json");
+    let counted = AtomicUsize::new(0);
+    let options = OpenOptions {
+        detail: Detail::Index,
+        ..OpenOptions::default()
+    };
+    let got = check_clips(&index, None, &Thresholds::default(), &options, &|| {
+        counted.fetch_add(1, Ordering::Relaxed);
+    });
+    assert_eq!(counted.load(Ordering::Relaxed), index.clips.len());
+    let got = serde_json::to_value(got).expect("json");
+    let (want, got) = (want.as_array().unwrap(), got.as_array().unwrap());
+    assert!(want.len() >= 40, "{} reports", want.len());
+    assert_eq!(want.len(), got.len());
+    for (w, g) in want.iter().zip(got) {
+        assert_eq!(w, g, "{}", w["name"]);
+    }
+}
