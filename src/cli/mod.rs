@@ -120,6 +120,7 @@ impl Inputs {
         OpenOptions {
             unity_version: self.unity_version.clone(),
             detail,
+            spill: None,
         }
     }
 }

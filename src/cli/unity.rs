@@ -3,14 +3,15 @@
 //! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
 //! each file is.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use clipscope_core::Detail;
-use clipscope_core::workspace::{ObjectRef, Workspace};
+use clipscope_core::workspace::{ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
@@ -18,7 +19,6 @@ use clipscope_core::yaml_write::{
     Measure, NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim_of,
     write_controller, write_override,
 };
-use rayon::prelude::*;
 use serde_json::json;
 
 use super::parse_unity_version;
@@ -79,9 +79,24 @@ pub fn run(args: &UnityArgs) -> ExitCode {
 fn run_inner(args: &UnityArgs) -> Result<bool> {
     // An index of every file (names, references, each clip's facts); the clips are
     // decoded again file by file as they are written, so memory follows the largest file.
+    // The containers' decompressed clip files wait in the output folder for that second
+    // reading (LZMA is the slowest step of either), and are removed at the end.
+    std::fs::create_dir_all(&args.output)
+        .with_context(|| format!("making {}", args.output.display()))?;
+    let spill = match Spill::new_in(&args.output) {
+        Ok(spill) => Some(Arc::new(spill)),
+        Err(e) => {
+            eprintln!(
+                "warning: {}: cannot keep decompressed files there ({e}); containers will be decompressed twice",
+                args.output.display()
+            );
+            None
+        }
+    };
     let options = clipscope_core::OpenOptions {
         unity_version: args.assume_version.clone(),
         detail: Detail::Index,
+        spill,
     };
     let ws = super::progress::open(&args.paths, &options);
     for w in &ws.warnings {
@@ -269,56 +284,37 @@ fn write_clips(
     options: &WriteOptions,
     keep_reports: bool,
 ) -> Vec<Result<serde_json::Value, String>> {
-    let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
-    for (i, (at, _, _)) in places.iter().enumerate() {
-        let source = ws.files.get(at.file).map_or(Path::new(""), |f| &f.source);
-        by_source.entry(source).or_default().push(i);
-    }
-    let groups: Vec<Vec<usize>> = by_source.into_values().collect();
     let bar = super::progress::work(places.len(), "clips");
     let bytes = AtomicU64::new(0);
-    let done: Vec<Vec<(usize, Result<serde_json::Value, String>)>> = groups
-        .par_iter()
-        .map(|group| {
-            let ats: Vec<ObjectRef> = group.iter().map(|&i| places[i].0).collect();
-            let clips = ws.decode_clips(&ats, open);
-            group
-                .iter()
-                .zip(clips)
-                .map(|(&i, clip)| {
-                    let (at, dir, stem) = &places[i];
-                    let result = clip
-                        .map_err(|e| e.to_string())
-                        .and_then(|c| {
-                            write_anim_of(ws, names, *at, &c, options).map_err(|e| e.to_string())
-                        })
-                        .and_then(|anim| {
-                            let size = anim.text.len() as u64;
-                            let report = save(dir, stem, anim, &bar);
-                            let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
-                            bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
-                            report.map(|r| {
-                                if keep_reports {
-                                    r
-                                } else {
-                                    serde_json::Value::Null
-                                }
-                            })
-                        });
-                    if let Err(e) = &result {
-                        bar.suspend(|| eprintln!("error: {e}"));
+    let ats: Vec<ObjectRef> = places.iter().map(|(at, _, _)| *at).collect();
+    let done = ws.map_clips(&ats, open, |i, clip| {
+        let (at, dir, stem) = &places[i];
+        let result = clip
+            .data
+            .as_ref()
+            .map_err(|e| e.to_string())
+            .and_then(|c| write_anim_of(ws, names, *at, c, options).map_err(|e| e.to_string()))
+            .and_then(|anim| {
+                let size = anim.text.len() as u64;
+                let report = save(dir, stem, anim, &bar);
+                let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
+                bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
+                report.map(|r| {
+                    if keep_reports {
+                        r
+                    } else {
+                        serde_json::Value::Null
                     }
-                    bar.inc(1);
-                    (i, result)
                 })
-                .collect()
-        })
-        .collect();
+            });
+        if let Err(e) = &result {
+            bar.suspend(|| eprintln!("error: {e}"));
+        }
+        bar.inc(1);
+        result
+    });
     bar.finish_and_clear();
-    let mut flat: Vec<(usize, Result<serde_json::Value, String>)> =
-        done.into_iter().flatten().collect();
-    flat.sort_by_key(|(i, _)| *i);
-    flat.into_iter().map(|(_, r)| r).collect()
+    done
 }
 
 /// Writes one `.anim` and its `.meta` as `dir/<stem>.anim`, printing its line; the report

@@ -55,6 +55,9 @@ pub struct Opened {
     /// Entries that are not serialized files: stream data (`.resS`) for meshes and textures.
     /// Audio and video (`.resource`) are left compressed and not listed.
     pub resources: Vec<InnerFile>,
+    /// True when some of the data read was LZMA-compressed (a `UnityWeb` container, a
+    /// bundle's LZMA blocks): slow to decompress again, compared with LZ4 or stored data.
+    pub lzma: bool,
 }
 
 /// Why a container could not be opened.
@@ -109,6 +112,7 @@ pub fn open(bytes: Vec<u8>) -> Result<Opened, ContainerError> {
                 bytes: Blob::from(bytes),
             }],
             resources: Vec::new(),
+            lzma: false,
         }),
         None => Err(not_unity(&bytes)),
     }
@@ -116,12 +120,14 @@ pub fn open(bytes: Vec<u8>) -> Result<Opened, ContainerError> {
 
 fn open_web(bytes: &[u8]) -> Result<Opened, ContainerError> {
     let web = web::WebContainer::parse(bytes)?;
+    let lzma = web.signature == "UnityWeb";
     let (files, resources) = split_serialized(web.entries.into_iter().map(|e| (e.name, e.data)));
     Ok(Opened {
         kind: ContainerKind::Web,
         unity_revision: Some(web.unity_revision),
         files,
         resources,
+        lzma,
     })
 }
 

@@ -121,19 +121,25 @@ pub(super) fn extract_bytes(
     let mut errors = Vec::new();
     for inner in opened.files {
         let location = location(path, &inner.name);
+        let bytes = inner.bytes.clone();
         match SerializedFile::parse_in(
             inner.bytes,
             options.unity_version.as_deref(),
             opened.unity_revision.as_deref(),
         ) {
-            Ok(file) => files.push(index_serialized(
-                &location,
-                inner.name,
-                opened.kind,
-                &file,
-                &streams,
-                options,
-            )),
+            Ok(file) => {
+                let index =
+                    index_serialized(&location, inner.name, opened.kind, &file, &streams, options);
+                // An LZMA container's clip files are kept decompressed for the second
+                // reading (LZ4 and stored data are read again as cheaply as they are kept).
+                if let Some(spill) = &options.spill
+                    && opened.lzma
+                    && !index.clips.is_empty()
+                {
+                    spill.keep(path, &index.inner, opened.unity_revision.as_deref(), &bytes);
+                }
+                files.push(index);
+            }
             Err(source) => errors.push(Error::Serialized { location, source }),
         }
     }

@@ -25,6 +25,7 @@ mod reopen;
 mod resolve;
 mod scene;
 mod shared;
+mod spill;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,7 @@ pub use scene::{
     BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
     ScriptEntry, SpriteEntry, TextureEntry,
 };
+pub use spill::Spill;
 
 /// Options for opening files.
 #[derive(Clone, Debug, Default)]
@@ -56,6 +58,10 @@ pub struct OpenOptions {
     pub unity_version: Option<String>,
     /// How much of each file is kept.
     pub detail: Detail,
+    /// Where to keep the decompressed serialized files that hold clips, for a second
+    /// reading ([`Workspace::decode_clips`]) that need not decompress their containers
+    /// again; `None`: nothing is kept.
+    pub spill: Option<Arc<Spill>>,
 }
 
 /// How much of each file a workspace keeps.

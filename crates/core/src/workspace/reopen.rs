@@ -3,11 +3,14 @@
 //! memory; a writer then decodes the clips of one file, writes them and drops them before
 //! it takes the next file, and memory is bounded by the largest file, not by the folder.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::objects::read_clip;
-use super::{Detail, ObjectRef, OpenOptions, Workspace};
+use super::{ClipEntry, Detail, ObjectRef, OpenOptions, Workspace};
+use crate::blob::Blob;
 use crate::clip::{ClipData, decode_clip};
 use crate::container;
 use crate::error::Error;
@@ -16,6 +19,70 @@ use crate::unity::class;
 use crate::yaml::GuidIndex;
 
 impl Workspace {
+    /// Calls `f(i, clip)` for each clip `wanted[i]`, in full, on every core, one file on
+    /// disk at a time per core: a clip the workspace keeps only as a summary
+    /// ([`Detail::Index`]) is decoded again with `options` (those the workspace was opened
+    /// with), handed to `f` and dropped before that core takes the next file, so memory
+    /// follows the largest file, not the folder. A clip that cannot be decoded comes as an
+    /// entry whose `data` is the error. The results are in `wanted`'s order.
+    pub fn map_clips<T: Send>(
+        &self,
+        wanted: &[ObjectRef],
+        options: &OpenOptions,
+        f: impl Fn(usize, &ClipEntry) -> T + Sync,
+    ) -> Vec<T> {
+        let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
+        for (i, at) in wanted.iter().enumerate() {
+            let source = self.files.get(at.file).map_or(Path::new(""), |f| &f.source);
+            by_source.entry(source).or_default().push(i);
+        }
+        let groups: Vec<Vec<usize>> = by_source.into_values().collect();
+        let mut done: Vec<(usize, T)> = groups
+            .par_iter()
+            .flat_map_iter(|group| self.map_group(wanted, group, options, &f))
+            .collect();
+        done.sort_by_key(|(i, _)| *i);
+        done.into_iter().map(|(_, t)| t).collect()
+    }
+
+    /// [`Self::map_clips`] over the clips `group` (indices into `wanted`) of one file.
+    fn map_group<T>(
+        &self,
+        wanted: &[ObjectRef],
+        group: &[usize],
+        options: &OpenOptions,
+        f: &impl Fn(usize, &ClipEntry) -> T,
+    ) -> Vec<(usize, T)> {
+        // The entry to hand over as it is: a listed clip decoded in full.
+        let kept = |at: ObjectRef| {
+            self.clip(at)
+                .filter(|e| !matches!(&e.data, Ok(d) if d.summary_only.is_some()))
+        };
+        let again: Vec<ObjectRef> = group
+            .iter()
+            .map(|&i| wanted[i])
+            .filter(|&at| kept(at).is_none())
+            .collect();
+        let mut decoded = self.decode_clips(&again, options).into_iter();
+        group
+            .iter()
+            .map(|&i| {
+                let at = wanted[i];
+                let result = match kept(at) {
+                    Some(entry) => f(i, entry),
+                    None => {
+                        let data = decoded.next().unwrap_or_else(|| {
+                            Err(self.clip_error(at, "no AnimationClip is listed there"))
+                        });
+                        let name = self.clip(at).map(|e| e.name.clone()).unwrap_or_default();
+                        f(i, &ClipEntry { at, name, data })
+                    }
+                };
+                (i, result)
+            })
+            .collect()
+    }
+
     /// The clips at `wanted`, decoded in full from the files on disk they were read from
     /// (each file read once), in `wanted`'s order. `options` should be those the workspace
     /// was opened with (its assumed Unity version); its detail is ignored. A clip that
@@ -65,6 +132,20 @@ impl Workspace {
                 .map(|&at| Err(self.clip_error(at, why)))
                 .collect()
         };
+        if let Some(spill) = &options.spill {
+            let inners: BTreeSet<&str> = wanted
+                .iter()
+                .map(|at| self.files[at.file].inner.as_str())
+                .collect();
+            if spill.holds_all(source, inners.iter().copied()) {
+                let kept = inners.into_iter().filter_map(|inner| {
+                    spill
+                        .take(source, inner)
+                        .map(|t| (inner.to_string(), t.bytes, t.revision))
+                });
+                return self.decode_inners(wanted, kept, options);
+            }
+        }
         let bytes = match std::fs::read(source) {
             Ok(bytes) => bytes,
             Err(e) => return fail(&format!("the file can no longer be read: {e}")),
@@ -76,18 +157,34 @@ impl Workspace {
             Ok(opened) => opened,
             Err(e) => return fail(&format!("the file no longer opens: {e}")),
         };
+        let revision = opened.unity_revision;
+        let inners = opened
+            .files
+            .into_iter()
+            .map(|f| (f.name, f.bytes, revision.clone()));
+        self.decode_inners(wanted, inners, options)
+    }
+
+    /// The clips at `wanted` in the serialized files `inners` (name, bytes, the container's
+    /// engine version) of one file on disk.
+    fn decode_inners(
+        &self,
+        wanted: &[ObjectRef],
+        inners: impl Iterator<Item = (String, Blob, Option<String>)>,
+        options: &OpenOptions,
+    ) -> Vec<Result<ClipData, Error>> {
         let mut out: Vec<Option<Result<ClipData, Error>>> = wanted.iter().map(|_| None).collect();
-        for inner in opened.files {
+        for (name, bytes, revision) in inners {
             let here: Vec<usize> = (0..wanted.len())
-                .filter(|&i| self.files[wanted[i].file].inner == inner.name)
+                .filter(|&i| self.files[wanted[i].file].inner == name)
                 .collect();
             if here.is_empty() {
                 continue;
             }
             let file = SerializedFile::parse_in(
-                inner.bytes,
+                bytes,
                 options.unity_version.as_deref(),
-                opened.unity_revision.as_deref(),
+                revision.as_deref(),
             );
             for i in here {
                 let at = wanted[i];

@@ -135,33 +135,34 @@ fn vector_curve(o: &mut Out, components: &[TextCurve], order: i64) {
     } else {
         o.line(6, "m_Curve:");
     }
-    let pick = |i: usize, f: &dyn Fn(&TextKey) -> f32| -> Vec<f32> {
-        components
-            .iter()
-            .map(|c| c.keys.get(i).map_or(0.0, f))
-            .collect()
+    // At most four components (x, y, z, w): on the stack, not a vector per field.
+    let n = components.len().min(4);
+    let pick = |i: usize, f: &dyn Fn(&TextKey) -> f32| -> [f32; 4] {
+        let mut v = [0.0; 4];
+        for (slot, c) in v.iter_mut().zip(components) {
+            *slot = c.keys.get(i).map_or(0.0, f);
+        }
+        v
     };
     for i in 0..count {
         let first = components[0].keys[i];
         o.line(6, "- serializedVersion: 3");
         o.float(8, "time", first.key.time);
-        o.vector(8, "value", &pick(i, &|k| k.key.value));
-        o.vector(8, "inSlope", &pick(i, &|k| k.key.in_slope));
-        o.vector(8, "outSlope", &pick(i, &|k| k.key.out_slope));
-        let modes: Vec<i32> = components
+        o.vector(8, "value", &pick(i, &|k| k.key.value)[..n]);
+        o.vector(8, "inSlope", &pick(i, &|k| k.key.in_slope)[..n]);
+        o.vector(8, "outSlope", &pick(i, &|k| k.key.out_slope)[..n]);
+        let mut modes = components
             .iter()
             .filter_map(|c| c.keys.get(i))
-            .map(|k| k.tangent_mode)
-            .collect();
-        let mode = if modes.iter().all(|m| *m == modes[0]) {
-            modes[0]
-        } else {
-            0
+            .map(|k| k.tangent_mode);
+        let mode = match modes.next() {
+            Some(m) if modes.all(|other| other == m) => m,
+            _ => 0,
         };
         o.int(8, "tangentMode", i64::from(mode));
         o.int(8, "weightedMode", i64::from(first.key.weighted_mode));
-        o.vector(8, "inWeight", &pick(i, &|k| weight(k, false)));
-        o.vector(8, "outWeight", &pick(i, &|k| weight(k, true)));
+        o.vector(8, "inWeight", &pick(i, &|k| weight(k, false))[..n]);
+        o.vector(8, "outWeight", &pick(i, &|k| weight(k, true))[..n]);
     }
     let first = components.first();
     o.int(

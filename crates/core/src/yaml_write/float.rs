@@ -13,6 +13,9 @@ const PLAIN_LOW: i32 = -9;
 /// Largest decimal exponent written with plain digits.
 const PLAIN_HIGH: i32 = 15;
 
+/// 1/3, Unity's default key weight.
+const THIRD: f32 = 1.0 / 3.0;
+
 /// Appends `x` to `out` in Unity's spelling.
 pub fn push_f32(out: &mut String, x: f32) {
     if x.is_nan() {
@@ -27,8 +30,27 @@ pub fn push_f32(out: &mut String, x: f32) {
         out.push_str(if x.is_sign_negative() { "-0" } else { "0" });
         return;
     }
+    // Unity's default key weight, written twice for almost every key.
+    if x == THIRD {
+        out.push_str("0.33333334");
+        return;
+    }
     // zmij gives the shortest digits that read back to the same bits (as `{:e}` does, at a
     // fraction of the cost), plain (`0.001`, `123.5`) or with an exponent (`1.5e-07`).
+    let mut buffer = zmij::Buffer::new();
+    let text = buffer.format_finite(x);
+    // zmij writes plain digits only inside Unity's plain range; without an exponent they
+    // are Unity's spelling already, less a whole number's `.0`.
+    if !text.as_bytes().contains(&b'e') {
+        out.push_str(text.strip_suffix(".0").unwrap_or(text));
+        return;
+    }
+    spelled_from_exponent(out, x);
+}
+
+/// [`push_f32`] for a finite, non-zero `x` that zmij writes with an exponent: its digits
+/// placed by Unity's rule.
+fn spelled_from_exponent(out: &mut String, x: f32) {
     let mut buffer = zmij::Buffer::new();
     let (digits, exponent) = shortest_digits(buffer.format_finite(x.abs()));
     if x < 0.0 {
@@ -181,6 +203,36 @@ mod tests {
             push_plain(&mut out, &digits, exponent);
         }
         out
+    }
+
+    /// Every spelling through the digits-and-exponent route, as the fast path skips it.
+    fn spelled_by_digits(x: f32) -> String {
+        let mut s = String::new();
+        spelled_from_exponent(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn plain_zmij_text_is_unitys_spelling() {
+        let mut bits: u32 = 11;
+        let mut plain = 0;
+        for _ in 0..1_000_000 {
+            bits = bits.wrapping_mul(2_654_435_761).wrapping_add(54321);
+            let x = f32::from_bits(bits);
+            if !x.is_finite() || x == 0.0 {
+                continue;
+            }
+            let mut buffer = zmij::Buffer::new();
+            plain += usize::from(!buffer.format_finite(x).contains('e'));
+            assert_eq!(f32_text(x), spelled_by_digits(x), "bits {bits:#x}");
+        }
+        // Keys' values, times and slopes are mostly plain: the fast path must see use.
+        assert!(plain > 50_000, "{plain} plain");
+        for x in [
+            1.0f32, -1.0, 30.0, 0.5, 1e-5, 1e-4, 1e15, 1e16, 123456.79, 0.1,
+        ] {
+            assert_eq!(f32_text(x), spelled_by_digits(x), "{x}");
+        }
     }
 
     #[test]

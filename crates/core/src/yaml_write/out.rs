@@ -1,6 +1,8 @@
 //! The line writer both emitters use: `name: value` lines at an indent, floats in Unity's
 //! spelling, strings as YAML scalars, references.
 
+use std::fmt::Write;
+
 use super::emit::TextRef;
 use super::float::push_f32;
 use super::scalar::push_str_scalar;
@@ -26,7 +28,15 @@ impl Out {
     }
 
     pub(super) fn int(&mut self, indent: usize, name: &str, x: i64) {
-        self.line(indent, &format!("{name}: {x}"));
+        self.open(indent, name);
+        // Small counts and modes are most of a clip's integers: no formatter for them.
+        match u8::try_from(x) {
+            Ok(d) if d < 10 => self.text.push(char::from(b'0' + d)),
+            _ => {
+                let _ = write!(self.text, "{x}");
+            }
+        }
+        self.text.push('\n');
     }
 
     pub(super) fn string(&mut self, indent: usize, name: &str, s: &str) {

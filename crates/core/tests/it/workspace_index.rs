@@ -9,7 +9,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use clipscope_core::workspace::{ObjectRef, Workspace};
+use clipscope_core::workspace::{ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::{Measure, NameBook, WriteOptions, write_anim, write_anim_of};
 use clipscope_core::{ClipData, Detail, OpenOptions};
 
@@ -132,6 +132,76 @@ fn a_file_gone_since_the_index_is_an_error_naming_it() {
             "{e}"
         );
     }
+}
+
+/// With a spill, the index keeps each LZMA container's decompressed clip files on disk, and
+/// the second reading takes them from there: the clips decode equal to a full open's even
+/// after their containers have been overwritten. An LZ4 bundle (`copy.bundle`, as cheap to
+/// decompress again as to keep) and bare files are not kept, and the spill's folder is
+/// removed when it is dropped.
+#[test]
+fn a_spill_serves_the_second_reading_without_decompressing_again() {
+    let Some(source) = common::data("binary") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-spill-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let files = [
+        "wetboys_plateupemotesapi/customemotespackage",
+        "wetboys_plateupemotesapi/moisture_animationreplacements",
+        "duckhunted/WebPlayer.unity3d",
+    ];
+    let lz4 = "lessscarymannequins/copy.bundle";
+    for name in files.iter().chain([&lz4]) {
+        let to = dir.join("in").join(name);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(source.join(name), &to).unwrap();
+    }
+    let spill = std::sync::Arc::new(Spill::new_in(&dir).expect("a spill folder"));
+    let spill_dir = spill.dir().to_path_buf();
+    let options = OpenOptions {
+        detail: Detail::Index,
+        spill: Some(std::sync::Arc::clone(&spill)),
+        ..OpenOptions::default()
+    };
+    let index = Workspace::open(&[dir.join("in")], &options);
+    let full = open(&[dir.join("in")], Detail::Full);
+    // The two bundles' CABs and the web player's file that holds clips.
+    assert_eq!(spill.len(), 3, "{spill:?}");
+    let kept = std::fs::read_dir(&spill_dir).unwrap().count();
+    assert_eq!(kept, spill.len());
+    for name in files {
+        std::fs::write(dir.join("in").join(name), b"overwritten").unwrap();
+    }
+    let wanted: Vec<ObjectRef> = index
+        .clips
+        .iter()
+        .filter(|c| !index.files[c.at.file].source.ends_with(lz4))
+        .map(|c| c.at)
+        .collect();
+    assert!(wanted.len() >= 8, "{} clips", wanted.len());
+    let full_at = by_location(&full);
+    for (at, again) in wanted.iter().zip(index.decode_clips(&wanted, &options)) {
+        let key = (index.files[at.file].location(), at.path_id);
+        let original = full.clip(full_at[&key]).expect("the same clip");
+        assert_eq!(original.data.as_ref().ok(), again.as_ref().ok(), "{key:?}");
+        assert!(again.is_ok(), "{key:?}: {again:?}");
+    }
+    // The LZ4 bundle is read again from where it lies.
+    std::fs::write(dir.join("in").join(lz4), b"overwritten").unwrap();
+    let at = index
+        .clips
+        .iter()
+        .find(|c| index.files[c.at.file].source.ends_with(lz4))
+        .expect("a clip in copy.bundle")
+        .at;
+    let again = index.decode_clips(&[at], &options).remove(0);
+    assert!(again.is_err(), "copy.bundle was not kept");
+    drop(options);
+    drop(index);
+    drop(spill);
+    assert!(!spill_dir.exists(), "the spill's folder is removed");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A character copied into several files (as a game's bundles repeat what they share) is held

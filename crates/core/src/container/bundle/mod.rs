@@ -36,6 +36,11 @@ pub(super) fn open(
     let (info, data_start) = layout::locate(&bytes, &header)?;
     check_blocks(&info, data_start, bytes.len())?;
     let needed = info.blocks_for(|node| is_serialized_name(node) || wanted(&node.path));
+    let lzma = info
+        .blocks
+        .iter()
+        .zip(&needed)
+        .any(|(block, &needed)| needed && block.codec() == Some(Codec::Lzma));
     let data = decompress_blocks(bytes, &info, data_start, &needed)?;
     let mut files = Vec::new();
     let mut resources = Vec::new();
@@ -63,6 +68,7 @@ pub(super) fn open(
         unity_revision: Some(header.revision),
         files,
         resources,
+        lzma,
     })
 }
 
