@@ -8,7 +8,9 @@
 //! MB a second as `list`.
 //!
 //! `CLIPSCOPE_SCALE_MB` sets the large folder's size (default 1024 MB); `CLIPSCOPE_SCALE_UNITY=0`
-//! leaves `unity` out (it writes several times its input as text). Needs `../shared/data`.
+//! leaves `unity` out (it writes about ten times its input as text); `CLIPSCOPE_SCALE_OUT`
+//! names the folder `unity` writes into (default: the temporary folder). Needs
+//! `../shared/data`.
 
 mod common;
 
@@ -118,6 +120,10 @@ fn main() {
     let small = (large / 10).max(1);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let root = std::env::temp_dir().join(format!("clipscope-scale-{}", std::process::id()));
+    // Where `unity` writes (its text is about ten times its input): the temporary folder
+    // unless `CLIPSCOPE_SCALE_OUT` names another, to tell the disk's cost from clipscope's.
+    let out_root =
+        std::env::var_os("CLIPSCOPE_SCALE_OUT").map_or_else(|| root.clone(), PathBuf::from);
     println!(
         "one copy: {} files, {:.1} MB; {cores} cores",
         files.len(),
@@ -140,7 +146,10 @@ fn main() {
         let list = run(&["list", d, "--json"]);
         line("list --json", &list);
         let unity = with_unity.then(|| {
-            let out = root.join(format!("{label}-out"));
+            let out = out_root.join(format!(
+                "clipscope-scale-{}-{label}-out",
+                std::process::id()
+            ));
             let r = run(&["unity", d, "-o", out.to_str().unwrap()]);
             line("unity", &r);
             r
@@ -152,6 +161,13 @@ fn main() {
     // thousands removed just before would slow the next run's file creation (by a third of
     // `unity`'s time here), measuring the bench's cleanup rather than clipscope.
     let _ = std::fs::remove_dir_all(&root);
+    for label in ["small", "large"] {
+        let out = out_root.join(format!(
+            "clipscope-scale-{}-{label}-out",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(out);
+    }
     let (small, large) = (&results[0], &results[1]);
     let growth = |a: &Run, b: &Run| b.peak as f64 / a.peak as f64;
     println!(

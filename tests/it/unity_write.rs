@@ -56,6 +56,13 @@ fn the_command_writes_files_metas_and_a_report() {
         stdout.lines().filter(|l| l.starts_with("wrote ")).count(),
         3
     );
+    // The LZMA bundle's decompressed file, kept for the second reading, is gone.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["moisture_animationreplacements"], "{left:?}");
     let folder = dir.join("moisture_animationreplacements");
     let guid = meta_guid(&folder.join("Floss.anim.meta"));
     let json: serde_json::Value =

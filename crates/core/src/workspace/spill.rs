@@ -7,27 +7,39 @@
 //! serialized file that holds clips (a plain copy, no work), and the second reading takes
 //! those bytes instead of decompressing the container again. Memory stays bounded by the
 //! largest file; the disk holds the decompressed clip files until the spill is dropped,
-//! which removes its folder.
+//! which removes its file.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::blob::Blob;
 
-/// A folder of decompressed serialized files, removed when dropped.
+/// Decompressed serialized files appended to one file, removed when dropped (one file,
+/// not one per serialized file: making files is what some file systems are slowest at).
 pub struct Spill {
-    dir: PathBuf,
-    kept: Mutex<HashMap<(PathBuf, String), Kept>>,
-    next: AtomicUsize,
+    path: PathBuf,
+    inner: Mutex<Inner>,
+}
+
+/// The file and what it holds, behind one lock.
+struct Inner {
+    /// `None` once a write failed: nothing more is kept.
+    file: Option<File>,
+    /// Bytes written so far.
+    end: u64,
+    kept: HashMap<(PathBuf, String), Kept>,
 }
 
 /// One serialized file kept: where its bytes are, and its container's engine version.
 #[derive(Clone)]
 struct Kept {
-    path: PathBuf,
+    offset: u64,
+    len: usize,
     revision: Option<String>,
 }
 
@@ -38,25 +50,33 @@ pub(super) struct Taken {
 }
 
 impl Spill {
-    /// A new, empty spill in a folder made inside `parent` (`.clipscope-spill-<pid>`).
+    /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>`).
     pub fn new_in(parent: &Path) -> std::io::Result<Spill> {
-        let dir = parent.join(format!(".clipscope-spill-{}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
+        let path = parent.join(format!(".clipscope-spill-{}", std::process::id()));
+        let file = File::options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&path)?;
         Ok(Spill {
-            dir,
-            kept: Mutex::default(),
-            next: AtomicUsize::new(0),
+            path,
+            inner: Mutex::new(Inner {
+                file: Some(file),
+                end: 0,
+                kept: HashMap::new(),
+            }),
         })
     }
 
-    /// The folder the files are kept in.
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// The file the serialized files are kept in.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// How many serialized files are kept.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().kept.len()
     }
 
     /// True when no file is kept.
@@ -64,31 +84,43 @@ impl Spill {
         self.len() == 0
     }
 
-    /// Keeps the serialized file `inner` of the container `source`. A file that cannot be
-    /// written is simply not kept: it is decompressed again when asked for.
+    /// Keeps the serialized file `inner` of the container `source`. When the spill cannot
+    /// be written (a full disk), nothing more is kept: those files are decompressed again
+    /// when asked for.
     pub(super) fn keep(&self, source: &Path, inner: &str, revision: Option<&str>, bytes: &[u8]) {
-        let n = self.next.fetch_add(1, Ordering::Relaxed);
-        let path = self.dir.join(format!("{n}.serialized"));
-        if std::fs::write(&path, bytes).is_err() {
-            let _ = std::fs::remove_file(&path);
+        let mut guard = self.lock();
+        let state = &mut *guard;
+        let Some(file) = &mut state.file else {
+            return;
+        };
+        if file.write_all(bytes).is_err() {
+            state.file = None;
             return;
         }
         let kept = Kept {
-            path,
+            offset: state.end,
+            len: bytes.len(),
             revision: revision.map(str::to_string),
         };
-        self.lock()
+        state.end += bytes.len() as u64;
+        state
+            .kept
             .insert((source.to_path_buf(), inner.to_string()), kept);
     }
 
     /// The serialized file `inner` of `source` as kept, or `None` when it was not kept or
     /// can no longer be read.
     pub(super) fn take(&self, source: &Path, inner: &str) -> Option<Taken> {
-        let kept = self
-            .lock()
-            .get(&(source.to_path_buf(), inner.to_string()))
-            .cloned()?;
-        let bytes = std::fs::read(&kept.path).ok()?;
+        let (kept, file) = {
+            let state = self.lock();
+            let kept = state
+                .kept
+                .get(&(source.to_path_buf(), inner.to_string()))
+                .cloned()?;
+            (kept, state.file.as_ref()?.try_clone().ok()?)
+        };
+        let mut bytes = vec![0; kept.len];
+        file.read_exact_at(&mut bytes, kept.offset).ok()?;
         Some(Taken {
             bytes: Blob::from(bytes),
             revision: kept.revision,
@@ -101,25 +133,30 @@ impl Spill {
         source: &Path,
         mut inners: impl Iterator<Item = &'a str>,
     ) -> bool {
-        let kept = self.lock();
-        inners.all(|inner| kept.contains_key(&(source.to_path_buf(), inner.to_string())))
+        let state = self.lock();
+        state.file.is_some()
+            && inners.all(|inner| {
+                state
+                    .kept
+                    .contains_key(&(source.to_path_buf(), inner.to_string()))
+            })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(PathBuf, String), Kept>> {
-        self.kept.lock().unwrap_or_else(|e| e.into_inner())
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
 impl Drop for Spill {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
 impl fmt::Debug for Spill {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Spill")
-            .field("dir", &self.dir)
+            .field("path", &self.path)
             .field("files", &self.len())
             .finish()
     }

@@ -137,7 +137,7 @@ fn a_file_gone_since_the_index_is_an_error_naming_it() {
 /// With a spill, the index keeps each LZMA container's decompressed clip files on disk, and
 /// the second reading takes them from there: the clips decode equal to a full open's even
 /// after their containers have been overwritten. An LZ4 bundle (`copy.bundle`, as cheap to
-/// decompress again as to keep) and bare files are not kept, and the spill's folder is
+/// decompress again as to keep) and bare files are not kept, and the spill's file is
 /// removed when it is dropped.
 #[test]
 fn a_spill_serves_the_second_reading_without_decompressing_again() {
@@ -158,7 +158,7 @@ fn a_spill_serves_the_second_reading_without_decompressing_again() {
         std::fs::copy(source.join(name), &to).unwrap();
     }
     let spill = std::sync::Arc::new(Spill::new_in(&dir).expect("a spill folder"));
-    let spill_dir = spill.dir().to_path_buf();
+    let spill_file = spill.path().to_path_buf();
     let options = OpenOptions {
         detail: Detail::Index,
         spill: Some(std::sync::Arc::clone(&spill)),
@@ -168,8 +168,8 @@ fn a_spill_serves_the_second_reading_without_decompressing_again() {
     let full = open(&[dir.join("in")], Detail::Full);
     // The two bundles' CABs and the web player's file that holds clips.
     assert_eq!(spill.len(), 3, "{spill:?}");
-    let kept = std::fs::read_dir(&spill_dir).unwrap().count();
-    assert_eq!(kept, spill.len());
+    let kept = std::fs::metadata(&spill_file).unwrap().len();
+    assert!(kept > 300_000, "{kept} bytes kept");
     for name in files {
         std::fs::write(dir.join("in").join(name), b"overwritten").unwrap();
     }
@@ -200,7 +200,7 @@ fn a_spill_serves_the_second_reading_without_decompressing_again() {
     drop(options);
     drop(index);
     drop(spill);
-    assert!(!spill_dir.exists(), "the spill's folder is removed");
+    assert!(!spill_file.exists(), "the spill's file is removed");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
