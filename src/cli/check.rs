@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clipscope_core::Workspace;
 use clipscope_core::check::{
-    ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_clips,
+    ClipReport, Measure, NonFinite, Seam, Severity, Thresholds, check_clips_each,
 };
 
 use super::{Inputs, report_problems};
@@ -65,23 +65,36 @@ pub fn run(args: &CheckArgs) -> ExitCode {
         .filter(|c| args.clip.as_ref().is_none_or(|name| &c.name == name))
         .count();
     let bar = super::progress::work(wanted, "clips");
-    let reports = check_clips(&ws, args.clip.as_deref(), &thresholds, &options, &|| {
-        bar.inc(1)
-    });
+    // Each report is printed as soon as it and those before it are checked (a whole game's
+    // reports need not wait in memory); JSON streams the array.
+    let (mut count, mut problems) = (0usize, false);
+    let mut json = JsonArray::default();
+    check_clips_each(
+        &ws,
+        args.clip.as_deref(),
+        &thresholds,
+        &options,
+        &|| bar.inc(1),
+        |r| {
+            count += 1;
+            problems |= r.problems > 0;
+            bar.suspend(|| {
+                if args.json {
+                    json.push(&r);
+                } else {
+                    print_report(&r);
+                }
+            });
+        },
+    );
     bar.finish_and_clear();
-    if let (Some(name), true) = (&args.clip, reports.is_empty()) {
+    if let (Some(name), 0) = (&args.clip, count) {
         return no_such_clip(&ws, name);
     }
     let controller_problems = controller_problems(&ws, args.clip.is_none());
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&reports).unwrap_or_default()
-        );
+        json.finish();
     } else {
-        for r in &reports {
-            print_report(r);
-        }
         for (name, problems) in &controller_problems {
             println!("controller {name}: {} problems", problems.len());
             for p in problems {
@@ -93,10 +106,40 @@ pub fn run(args: &CheckArgs) -> ExitCode {
     let controllers_fail = controller_problems.iter().any(|(_, p)| !p.is_empty());
     if !ws.errors.is_empty() {
         read
-    } else if args.strict && (controllers_fail || reports.iter().any(|r| r.problems > 0)) {
+    } else if args.strict && (controllers_fail || problems) {
         ExitCode::from(EXIT_PROBLEMS)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// A JSON array printed an element at a time, spelled as `serde_json`'s pretty printer
+/// spells the whole array. Each element waits for the next (or the end) to know whether a
+/// comma follows it, so that every line printed is whole (a progress bar is drawn between).
+#[derive(Default)]
+struct JsonArray {
+    /// The last element, indented, not yet printed.
+    held: Option<String>,
+    started: bool,
+}
+
+impl JsonArray {
+    fn push(&mut self, value: &impl serde::Serialize) {
+        let text = serde_json::to_string_pretty(value).unwrap_or_default();
+        let indented: Vec<String> = text.lines().map(|line| format!("  {line}")).collect();
+        if let Some(held) = self.held.replace(indented.join("\n")) {
+            println!("{held},");
+        } else if !self.started {
+            println!("[");
+        }
+        self.started = true;
+    }
+
+    fn finish(self) {
+        match self.held {
+            Some(held) => println!("{held}\n]"),
+            None => println!("[]"),
+        }
     }
 }
 

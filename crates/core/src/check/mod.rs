@@ -37,7 +37,7 @@ use crate::OpenOptions;
 use crate::clip::{ClipData, GenericBinding};
 use crate::rig::{RigComponent, Skeleton};
 use crate::workspace::{ClipEntry, Workspace};
-pub use whole::check_clips;
+pub use whole::{check_clips, check_clips_each};
 
 use crate::humanoid::{ClipMuscles, HumanoidReport, HumanoidRig};
 pub use measure::{Measure, Severity, Thresholds};

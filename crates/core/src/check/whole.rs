@@ -19,6 +19,22 @@ pub fn check_clips(
     options: &OpenOptions,
     done: &(dyn Fn() + Sync),
 ) -> Vec<ClipReport> {
+    let mut reports = Vec::new();
+    check_clips_each(ws, clip, thresholds, options, done, |r| reports.push(r));
+    reports
+}
+
+/// [`check_clips`], each report handed to `take` in the workspace's order as soon as it
+/// and those before it are done (printed as they come), instead of all of them at the end:
+/// a whole game's reports need not wait in memory.
+pub fn check_clips_each(
+    ws: &Workspace,
+    clip: Option<&str>,
+    thresholds: &Thresholds,
+    options: &OpenOptions,
+    done: &(dyn Fn() + Sync),
+    mut take: impl FnMut(ClipReport),
+) {
     let names = workspace_names(&ws.rigs);
     let reach = RigReach::of(&ws.rigs, None);
     let wanted: Vec<ObjectRef> = ws
@@ -27,9 +43,10 @@ pub fn check_clips(
         .filter(|entry| clip.is_none_or(|name| entry.name == name))
         .map(|entry| entry.at)
         .collect();
-    ws.map_clips(&wanted, options, |_, entry| {
+    let check = |_: usize, entry: &crate::workspace::ClipEntry| {
         let report = check_entry(ws, &reach, entry, &names, thresholds);
         done();
         report
-    })
+    };
+    ws.each_clip_in_order(&wanted, options, check, |_, report| take(report));
 }

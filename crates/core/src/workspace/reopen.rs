@@ -3,7 +3,7 @@
 //! memory; a writer then decodes the clips of one file, writes them and drops them before
 //! it takes the next file, and memory is bounded by the largest file, not by the folder.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -31,18 +31,65 @@ impl Workspace {
         options: &OpenOptions,
         f: impl Fn(usize, &ClipEntry) -> T + Sync,
     ) -> Vec<T> {
-        let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
+        let mut out = Vec::with_capacity(wanted.len());
+        self.each_clip_in_order(wanted, options, f, |_, t| out.push(t));
+        out
+    }
+
+    /// [`Self::map_clips`], each result handed to `take(i, result)` on the calling thread
+    /// in `wanted`'s order as soon as it and those before it are done: what is held at once
+    /// is the files in flight and the few results finished ahead of an earlier one, not
+    /// every result (a whole game's reports, printed as they come).
+    pub fn each_clip_in_order<T: Send>(
+        &self,
+        wanted: &[ObjectRef],
+        options: &OpenOptions,
+        f: impl Fn(usize, &ClipEntry) -> T + Sync,
+        mut take: impl FnMut(usize, T),
+    ) {
+        // One group per file on disk, taken in the order of its first clip.
+        let mut by_source: HashMap<&Path, usize> = HashMap::new();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
         for (i, at) in wanted.iter().enumerate() {
             let source = self.files.get(at.file).map_or(Path::new(""), |f| &f.source);
-            by_source.entry(source).or_default().push(i);
+            let g = *by_source.entry(source).or_insert_with(|| {
+                groups.push(Vec::new());
+                groups.len() - 1
+            });
+            groups[g].push(i);
         }
-        let groups: Vec<Vec<usize>> = by_source.into_values().collect();
-        let mut done: Vec<(usize, T)> = groups
-            .par_iter()
-            .flat_map_iter(|group| self.map_group(wanted, group, options, &f))
-            .collect();
-        done.sort_by_key(|(i, _)| *i);
-        done.into_iter().map(|(_, t)| t).collect()
+        let run = |group: &Vec<usize>| self.map_group(wanted, group, options, &f);
+        if rayon::current_thread_index().is_some() {
+            // Called from a pool thread, which must not wait on the pool: all, then in order.
+            let mut done: Vec<(usize, T)> = groups.par_iter().flat_map_iter(run).collect();
+            done.sort_by_key(|(i, _)| *i);
+            for (i, t) in done {
+                take(i, t);
+            }
+            return;
+        }
+        let (send, receive) = std::sync::mpsc::channel::<(usize, T)>();
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                groups
+                    .iter()
+                    .par_bridge()
+                    .for_each_with(send, |send, group| {
+                        for done in run(group) {
+                            let _ = send.send(done);
+                        }
+                    });
+            });
+            let mut ahead: BTreeMap<usize, T> = BTreeMap::new();
+            let mut next = 0;
+            for (i, t) in receive {
+                ahead.insert(i, t);
+                while let Some(t) = ahead.remove(&next) {
+                    take(next, t);
+                    next += 1;
+                }
+            }
+        });
     }
 
     /// [`Self::map_clips`] over the clips `group` (indices into `wanted`) of one file.

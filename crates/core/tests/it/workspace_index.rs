@@ -330,3 +330,47 @@ fn checking_an_index_reports_what_a_full_open_does() {
         assert_eq!(w, g, "{}", w["name"]);
     }
 }
+
+/// The clips of a whole game handed over one at a time, in the order asked for, as soon as
+/// those before are done (how `check` prints as it goes): every clip once, each the one
+/// asked for, from the calling thread and from inside rayon's pool alike.
+#[test]
+fn clips_come_in_the_order_asked_for() {
+    let Some(paths) = shared() else { return };
+    let index = open(&paths, Detail::Index);
+    // Newest file first: the order asked for is not the files' order.
+    let mut wanted: Vec<ObjectRef> = index.clips.iter().map(|c| c.at).collect();
+    wanted.reverse();
+    let run = || {
+        let mut next = 0;
+        index.each_clip_in_order(
+            &wanted,
+            &OpenOptions::default(),
+            |i, entry| {
+                (
+                    i,
+                    entry.at,
+                    entry.data.as_ref().ok().map(|d| d.curves.len()),
+                )
+            },
+            |i, (j, at, curves)| {
+                assert_eq!((i, j), (next, next));
+                assert_eq!(at, wanted[i]);
+                if let Some(curves) = curves {
+                    assert_eq!(
+                        curves,
+                        index.clips[index.clips.len() - 1 - i]
+                            .data
+                            .as_ref()
+                            .unwrap()
+                            .curve_count()
+                    );
+                }
+                next += 1;
+            },
+        );
+        next
+    };
+    assert_eq!(run(), wanted.len());
+    assert_eq!(rayon::scope(|_| run()), wanted.len());
+}
