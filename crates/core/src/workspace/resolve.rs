@@ -1,8 +1,9 @@
 //! References between objects resolved once every file is in: controllers' clip lists,
 //! rigs' avatars, controllers and clips, text files' links by guid.
 
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::HashSet;
+use std::hash::Hasher;
+use std::path::Path;
 use std::sync::Arc;
 
 use super::merge::Builder;
@@ -213,11 +214,7 @@ impl Workspace {
     /// container first, then in the same folder (a game's `level0` names the
     /// `sharedassets0.assets` beside it, not another game's), then anywhere.
     fn find_file(&self, from: usize, external: &str) -> Option<usize> {
-        let base = external
-            .rsplit(['/', '\\'])
-            .next()
-            .unwrap_or(external)
-            .to_ascii_lowercase();
+        let base = external.rsplit(['/', '\\']).next().unwrap_or(external);
         let built;
         let names = match self.file_names.get_or_init(|| FileNames::of(&self.files)) {
             names if names.count == self.files.len() => names,
@@ -229,49 +226,95 @@ impl Workspace {
         };
         let source = &self.files.get(from)?.source;
         let folder = source.parent().unwrap_or(Path::new(""));
-        let beside = names.beside.get(&(folder.to_path_buf(), base.clone()));
-        let beside = beside.map(Vec::as_slice).unwrap_or_default();
-        let same = beside.iter().find(|&&f| self.files[f].source == *source);
-        same.or(beside.first())
-            .or_else(|| names.anywhere.get(&base).and_then(|f| f.first()))
-            .copied()
+        let named = |f: &usize| own_name(&self.files[*f]).eq_ignore_ascii_case(base);
+        let mut beside = names
+            .beside(base, folder)
+            .filter(|f| named(f) && self.files[*f].source.parent() == Some(folder));
+        let first = beside.next();
+        let same = first
+            .into_iter()
+            .chain(beside)
+            .find(|&f| self.files[f].source == *source);
+        same.or(first)
+            .or_else(|| names.named(base).filter(named).min())
     }
 }
 
-/// The loaded files by the name references use (a bare file's name, a container's inner
-/// file's), lower case, in the order they were loaded: alone, and with their folder.
+/// The name references use for a loaded file: a bare file's name, a container's inner
+/// file's.
+fn own_name(f: &LoadedFile) -> std::borrow::Cow<'_, str> {
+    if f.inner.is_empty() {
+        f.source
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    } else {
+        std::borrow::Cow::Borrowed(f.inner.as_str())
+    }
+}
+
+/// A name's hash, any case.
+fn name_hash(name: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    for b in name.bytes() {
+        h.write_u8(b.to_ascii_lowercase());
+    }
+    h.finish()
+}
+
+/// A folder's hash.
+fn folder_hash(folder: &Path) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    h.write(folder.as_os_str().as_encoded_bytes());
+    h.finish()
+}
+
+/// The loaded files by the name references use ([`own_name`], any case), with their
+/// folder: hashes and file numbers only, sorted, so a whole game's index costs 24 bytes a
+/// file and a lookup allocates nothing. Hash matches are checked against the files.
 #[derive(Debug, Default)]
 pub(crate) struct FileNames {
     /// How many files there were.
     count: usize,
-    anywhere: HashMap<String, Vec<usize>>,
-    beside: HashMap<(PathBuf, String), Vec<usize>>,
+    /// (name hash, folder hash, file), sorted.
+    keys: Vec<(u64, u64, usize)>,
 }
 
 impl FileNames {
     fn of(files: &[LoadedFile]) -> FileNames {
-        let mut names = FileNames {
+        let mut keys: Vec<(u64, u64, usize)> = files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let folder = f.source.parent().unwrap_or(Path::new(""));
+                (name_hash(&own_name(f)), folder_hash(folder), i)
+            })
+            .collect();
+        keys.sort_unstable();
+        FileNames {
             count: files.len(),
-            ..FileNames::default()
-        };
-        for (i, f) in files.iter().enumerate() {
-            let own = if f.inner.is_empty() {
-                f.source
-                    .file_name()
-                    .map(|n| n.to_string_lossy().to_ascii_lowercase())
-                    .unwrap_or_default()
-            } else {
-                f.inner.to_ascii_lowercase()
-            };
-            let folder = f.source.parent().unwrap_or(Path::new("")).to_path_buf();
-            names
-                .beside
-                .entry((folder, own.clone()))
-                .or_default()
-                .push(i);
-            names.anywhere.entry(own).or_default().push(i);
+            keys,
         }
-        names
+    }
+
+    /// The files that may be named `name` in `folder`, in the order they were loaded.
+    fn beside(&self, name: &str, folder: &Path) -> impl Iterator<Item = usize> + '_ {
+        let key = (name_hash(name), folder_hash(folder));
+        let start = self.keys.partition_point(|k| (k.0, k.1) < key);
+        self.keys[start..]
+            .iter()
+            .take_while(move |k| (k.0, k.1) == key)
+            .map(|k| k.2)
+    }
+
+    /// The files that may be named `name`, anywhere.
+    fn named(&self, name: &str) -> impl Iterator<Item = usize> + '_ {
+        let h = name_hash(name);
+        let start = self.keys.partition_point(|k| k.0 < h);
+        self.keys[start..]
+            .iter()
+            .take_while(move |k| k.0 == h)
+            .map(|k| k.2)
     }
 }
 
