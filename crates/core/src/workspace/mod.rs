@@ -19,6 +19,7 @@ mod hierarchy;
 mod linked;
 mod merge;
 mod objects;
+mod ordered;
 mod overrides;
 mod renderers;
 mod reopen;
@@ -31,8 +32,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-use rayon::prelude::*;
 
 use crate::avatar::AvatarData;
 use crate::clip::ClipData;
@@ -440,7 +439,7 @@ fn extract_in_order(
     done: &AtomicUsize,
     total: &AtomicUsize,
     progress: &(impl Fn(usize, usize, &Path) + Sync),
-    mut take: impl FnMut(usize, Extracted),
+    take: impl FnMut(usize, Extracted),
 ) {
     let extract = |(path, in_folder): &(PathBuf, bool)| {
         let found = extract::extract_path(path, *in_folder, options, guids);
@@ -448,35 +447,11 @@ fn extract_in_order(
         progress(n, total.load(Ordering::Relaxed), path);
         found
     };
-    if rayon::current_thread_index().is_some() {
-        // Called from a pool thread, which must not wait on the pool: all, then in order.
-        let all: Vec<Extracted> = list.par_iter().map(extract).collect();
-        for (i, found) in all.into_iter().enumerate() {
-            take(i, found);
-        }
-        return;
-    }
-    let (send, receive) = std::sync::mpsc::channel::<(usize, Extracted)>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            list.iter()
-                .enumerate()
-                .par_bridge()
-                .for_each_with(send, |send, (i, item)| {
-                    // The receiver outlives every sender; a failed send only means it stopped.
-                    let _ = send.send((i, extract(item)));
-                });
-        });
-        let mut ahead: BTreeMap<usize, Extracted> = BTreeMap::new();
-        let mut next = 0;
-        for (i, found) in receive {
-            ahead.insert(i, found);
-            while let Some(found) = ahead.remove(&next) {
-                take(next, found);
-                next += 1;
-            }
-        }
-    });
+    ordered::par_in_order(
+        list.iter().enumerate(),
+        |(i, item), emit| emit(i, extract(item)),
+        take,
+    );
 }
 
 /// The files to open: each path, or every file below a folder (sorted), marked as found in

@@ -6,8 +6,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
-use rayon::prelude::*;
-
 use super::objects::read_clip;
 use super::{ClipEntry, Detail, ObjectRef, OpenOptions, Workspace};
 use crate::blob::Blob;
@@ -45,7 +43,7 @@ impl Workspace {
         wanted: &[ObjectRef],
         options: &OpenOptions,
         f: impl Fn(usize, &ClipEntry) -> T + Sync,
-        mut take: impl FnMut(usize, T),
+        take: impl FnMut(usize, T),
     ) {
         // One group per file on disk, taken in the order of its first clip.
         let mut by_source: HashMap<&Path, usize> = HashMap::new();
@@ -58,38 +56,12 @@ impl Workspace {
             });
             groups[g].push(i);
         }
-        let run = |group: &Vec<usize>| self.map_group(wanted, group, options, &f);
-        if rayon::current_thread_index().is_some() {
-            // Called from a pool thread, which must not wait on the pool: all, then in order.
-            let mut done: Vec<(usize, T)> = groups.par_iter().flat_map_iter(run).collect();
-            done.sort_by_key(|(i, _)| *i);
-            for (i, t) in done {
-                take(i, t);
+        let run = |group: &Vec<usize>, emit: &mut dyn FnMut(usize, T)| {
+            for (i, t) in self.map_group(wanted, group, options, &f) {
+                emit(i, t);
             }
-            return;
-        }
-        let (send, receive) = std::sync::mpsc::channel::<(usize, T)>();
-        std::thread::scope(|scope| {
-            scope.spawn(move || {
-                groups
-                    .iter()
-                    .par_bridge()
-                    .for_each_with(send, |send, group| {
-                        for done in run(group) {
-                            let _ = send.send(done);
-                        }
-                    });
-            });
-            let mut ahead: BTreeMap<usize, T> = BTreeMap::new();
-            let mut next = 0;
-            for (i, t) in receive {
-                ahead.insert(i, t);
-                while let Some(t) = ahead.remove(&next) {
-                    take(next, t);
-                    next += 1;
-                }
-            }
-        });
+        };
+        super::ordered::par_in_order(groups.iter(), run, take);
     }
 
     /// [`Self::map_clips`] over the clips `group` (indices into `wanted`) of one file.
