@@ -118,21 +118,18 @@ pub fn run(args: &CheckArgs) -> ExitCode {
 /// comma follows it, so that every line printed is whole (a progress bar is drawn between).
 #[derive(Default)]
 struct JsonArray {
-    /// The last element, indented, not yet printed.
+    /// The last element, indented, not yet printed; `None` before the first.
     held: Option<String>,
-    started: bool,
 }
 
 impl JsonArray {
     fn push(&mut self, value: &impl serde::Serialize) {
         let text = serde_json::to_string_pretty(value).unwrap_or_default();
         let indented: Vec<String> = text.lines().map(|line| format!("  {line}")).collect();
-        if let Some(held) = self.held.replace(indented.join("\n")) {
-            println!("{held},");
-        } else if !self.started {
-            println!("[");
+        match self.held.replace(indented.join("\n")) {
+            Some(held) => println!("{held},"),
+            None => println!("["),
         }
-        self.started = true;
     }
 
     fn finish(self) {

@@ -87,7 +87,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         Ok(spill) => Some(Arc::new(spill)),
         Err(e) => {
             eprintln!(
-                "warning: {}: cannot keep decompressed files there ({e}); containers will be decompressed twice",
+                "warning: {}: cannot keep decompressed files there ({e}); LZMA containers will be decompressed twice",
                 args.output.display()
             );
             None

@@ -151,18 +151,22 @@ impl Workspace {
                 .map(|&at| Err(self.clip_error(at, why)))
                 .collect()
         };
+        // Kept decompressed at the index (an LZMA container's clip files): taken from the
+        // spill; any that cannot be taken send the reading back to the container.
         if let Some(spill) = &options.spill {
             let inners: BTreeSet<&str> = wanted
                 .iter()
                 .map(|at| self.files[at.file].inner.as_str())
                 .collect();
-            if spill.holds_all(source, inners.iter().copied()) {
-                let kept = inners.into_iter().filter_map(|inner| {
-                    spill
-                        .take(source, inner)
-                        .map(|t| (inner.to_string(), t.bytes, t.revision))
-                });
-                return self.decode_inners(wanted, kept, options);
+            let kept: Option<Vec<_>> = inners
+                .into_iter()
+                .map(|inner| {
+                    let t = spill.take(source, inner)?;
+                    Some((inner.to_string(), t.bytes, t.revision))
+                })
+                .collect();
+            if let Some(kept) = kept {
+                return self.decode_inners(wanted, kept.into_iter(), options);
             }
         }
         let bytes = match std::fs::read(source) {

@@ -127,21 +127,6 @@ impl Spill {
         })
     }
 
-    /// True when every one of `inners` of `source` is kept.
-    pub(super) fn holds_all<'a>(
-        &self,
-        source: &Path,
-        mut inners: impl Iterator<Item = &'a str>,
-    ) -> bool {
-        let state = self.lock();
-        state.file.is_some()
-            && inners.all(|inner| {
-                state
-                    .kept
-                    .contains_key(&(source.to_path_buf(), inner.to_string()))
-            })
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }

@@ -45,17 +45,17 @@ pub fn push_f32(out: &mut String, x: f32) {
         out.push_str(text.strip_suffix(".0").unwrap_or(text));
         return;
     }
-    spelled_from_exponent(out, x);
+    spelled_from_digits(out, text);
 }
 
-/// [`push_f32`] for a finite, non-zero `x` that zmij writes with an exponent: its digits
-/// placed by Unity's rule.
-fn spelled_from_exponent(out: &mut String, x: f32) {
-    let mut buffer = zmij::Buffer::new();
-    let (digits, exponent) = shortest_digits(buffer.format_finite(x.abs()));
-    if x < 0.0 {
+/// [`push_f32`] from zmij's text of a finite, non-zero number (the route for those it
+/// writes with an exponent): its shortest digits placed by Unity's rule.
+fn spelled_from_digits(out: &mut String, zmij_text: &str) {
+    let magnitude = zmij_text.strip_prefix('-');
+    if magnitude.is_some() {
         out.push('-');
     }
+    let (digits, exponent) = shortest_digits(magnitude.unwrap_or(zmij_text));
     if !(PLAIN_LOW..=PLAIN_HIGH).contains(&exponent) {
         out.push_str(&digits[..1]);
         if digits.len() > 1 {
@@ -208,7 +208,7 @@ mod tests {
     /// Every spelling through the digits-and-exponent route, as the fast path skips it.
     fn spelled_by_digits(x: f32) -> String {
         let mut s = String::new();
-        spelled_from_exponent(&mut s, x);
+        spelled_from_digits(&mut s, zmij::Buffer::new().format_finite(x));
         s
     }
 
