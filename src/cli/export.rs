@@ -1,14 +1,14 @@
 //! `clipscope export`: a rig, its meshes and the clips that play on it as one glTF 2.0
 //! binary (`.glb`), with a fidelity report of the measured error per clip.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clipscope_core::Workspace;
-use clipscope_core::check::pick_rig;
-use clipscope_core::export::{
-    ExportClip, ExportOptions, ExportRig, Mode, clips_playing_on, export,
-};
+use clipscope_core::check::RigReach;
+use clipscope_core::export::{ClipReach, ExportClip, ExportOptions, ExportRig, Mode, export};
+use clipscope_core::workspace::ObjectRef;
+use clipscope_core::{OpenOptions, Workspace};
 
 use super::Inputs;
 
@@ -84,38 +84,48 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let ws = args.inputs.open(&args.paths);
-    for w in &ws.warnings {
-        eprintln!("warning: {w}");
-    }
-    for e in &ws.errors {
-        eprintln!("error: {e}");
-    }
-    let clips = match named_clips(&ws, &args.clips) {
-        Ok(c) => c,
+    // An index of every file says which rig and clips to export; then only the files
+    // they lie in (and what the rig draws) are opened in full.
+    let (index, open_options) = args.inputs.open_index(&args.paths);
+    let mut said = HashSet::new();
+    report_new(&index, &mut said);
+    let plan = match plan(&index, &open_options, args) {
+        Ok(p) => p,
         Err(code) => return code,
     };
-    let rig = match choose_rig(&ws, args, &clips) {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let clips = match (&rig, args.clips.is_empty()) {
-        (Some(index), true) => clips_playing_on(&ws, *index),
-        (None, true) => ws
-            .clips
-            .iter()
-            .filter_map(|e| {
-                e.data
-                    .as_ref()
-                    .ok()
-                    .map(|clip| ExportClip { at: e.at, clip })
-            })
-            .collect(),
-        _ => clips,
-    };
-    if clips.is_empty() {
+    drop(open_options);
+    if plan.clips.is_empty() {
         eprintln!("error: no clip to export (none decoded, or none plays on the rig)");
         return ExitCode::from(1);
+    }
+    let sources = match plan.rig {
+        Some(i) => index.sources_for(&index.rigs[i], &plan.clips),
+        None => args.paths.clone(),
+    };
+    let ws = args.inputs.open(&sources);
+    report_new(&ws, &mut said);
+    let rig = plan.rig.and_then(|i| {
+        let at = ws.same_object(&index, index.rigs[i].at)?;
+        ws.rigs.iter().position(|r| r.at == at)
+    });
+    if plan.rig.is_some() && rig.is_none() {
+        eprintln!("error: the rig could not be opened again from its files");
+        return ExitCode::from(1);
+    }
+    let clips: Vec<ExportClip> = plan
+        .clips
+        .iter()
+        .filter_map(|&at| {
+            let entry = ws.clip(ws.same_object(&index, at)?)?;
+            let clip = entry.data.as_ref().ok()?;
+            Some(ExportClip { at: entry.at, clip })
+        })
+        .collect();
+    if clips.len() < plan.clips.len() {
+        eprintln!(
+            "warning: {} of the chosen clips could not be decoded again; left out",
+            plan.clips.len() - clips.len()
+        );
     }
     let target = match rig {
         Some(i) => ExportRig::of(&ws.rigs[i]),
@@ -200,9 +210,89 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The decoded clips named by `--clip` (all of them when several share a name), or exit
-/// code 2 when a name matches none.
-fn named_clips<'a>(ws: &'a Workspace, names: &[String]) -> Result<Vec<ExportClip<'a>>, ExitCode> {
+/// Prints the workspace's warnings and errors that were not said yet (the full opening of
+/// a few files repeats what the index of them said).
+fn report_new(ws: &Workspace, said: &mut HashSet<String>) {
+    for w in &ws.warnings {
+        if said.insert(format!("warning: {w}")) {
+            eprintln!("warning: {w}");
+        }
+    }
+    for e in &ws.errors {
+        let e = e.to_string();
+        if said.insert(format!("error: {e}")) {
+            eprintln!("error: {e}");
+        }
+    }
+}
+
+/// The rig and clips to export, chosen on an index of the files.
+struct Plan {
+    /// The rig's index; `None`: no rig fits (stand-ins).
+    rig: Option<usize>,
+    /// The clips, each decoded when the index was made.
+    clips: Vec<ObjectRef>,
+}
+
+/// `--clip` and `--rig` as asked, else the rig most clips are picked for and every clip
+/// that plays on it. Each clip's reach is weighed from its curves one file at a time
+/// ([`Workspace::map_clips`]), so a whole game's clips are never held at once.
+fn plan(index: &Workspace, options: &OpenOptions, args: &ExportArgs) -> Result<Plan, ExitCode> {
+    let named = named_clips(index, &args.clips)?;
+    let given = given_rig(index, args)?;
+    let reach = RigReach::of(&index.rigs, None);
+    let weigh = |wanted: &[ObjectRef]| {
+        let bar = super::progress::work(wanted.len(), "clips weighed");
+        let reaches = index.map_clips(wanted, options, |_, e| {
+            bar.inc(1);
+            e.data
+                .as_ref()
+                .ok()
+                .map(|clip| ClipReach::of(&reach, &index.rigs, e.at, clip))
+        });
+        bar.finish_and_clear();
+        reaches
+    };
+    if let Some(first) = named.first() {
+        let rig = match given {
+            Some(rig) => rig,
+            None => weigh(std::slice::from_ref(first))[0].and_then(|r| r.picked),
+        };
+        return Ok(Plan { rig, clips: named });
+    }
+    let decoded: Vec<ObjectRef> = index
+        .clips
+        .iter()
+        .filter(|e| e.data.is_ok())
+        .map(|e| e.at)
+        .collect();
+    let reaches = if given.is_some_and(|r| r.is_none()) {
+        Vec::new()
+    } else {
+        weigh(&decoded)
+    };
+    let rig = match given {
+        Some(rig) => rig,
+        None => most_picked(index, &reaches)?,
+    };
+    let clips = match rig {
+        Some(i) => {
+            let r = &index.rigs[i];
+            decoded
+                .iter()
+                .zip(&reaches)
+                .filter(|(at, reach)| reach.is_some_and(|c| c.plays_on(i, r, r.clips.contains(at))))
+                .map(|(at, _)| *at)
+                .collect()
+        }
+        None => decoded,
+    };
+    Ok(Plan { rig, clips })
+}
+
+/// The clips named by `--clip` that decoded (all of them when several share a name), or
+/// exit code 2 when a name matches none.
+fn named_clips(ws: &Workspace, names: &[String]) -> Result<Vec<ObjectRef>, ExitCode> {
     let mut out = Vec::new();
     for name in names {
         let found: Vec<_> = ws.clips.iter().filter(|c| &c.name == name).collect();
@@ -216,7 +306,7 @@ fn named_clips<'a>(ws: &'a Workspace, names: &[String]) -> Result<Vec<ExportClip
         }
         for entry in found {
             match &entry.data {
-                Ok(clip) => out.push(ExportClip { at: entry.at, clip }),
+                Ok(_) => out.push(entry.at),
                 Err(e) => eprintln!("warning: clip {name}: {e}; skipped"),
             }
         }
@@ -224,13 +314,8 @@ fn named_clips<'a>(ws: &'a Workspace, names: &[String]) -> Result<Vec<ExportClip
     Ok(out)
 }
 
-/// The rig's index: `--rig` (and `--rig-path-id`), else the rig `pose` picks for the first
-/// named clip, else the rig most clips are picked for. `None`: no rig fits (stand-ins).
-fn choose_rig(
-    ws: &Workspace,
-    args: &ExportArgs,
-    clips: &[ExportClip<'_>],
-) -> Result<Option<usize>, ExitCode> {
+/// The rig `--rig` (and `--rig-path-id`) names: `None` when neither is given.
+fn given_rig(ws: &Workspace, args: &ExportArgs) -> Result<Option<Option<usize>>, ExitCode> {
     if let Some(name) = &args.rig {
         let found: Vec<usize> = (0..ws.rigs.len())
             .filter(|&i| &ws.rigs[i].name == name)
@@ -240,7 +325,7 @@ fn choose_rig(
             })
             .collect();
         return match found.as_slice() {
-            [one] => Ok(Some(*one)),
+            [one] => Ok(Some(Some(*one))),
             [] => {
                 eprintln!("error: no rig named {name:?}");
                 let names: Vec<&str> = ws.rigs.iter().map(|r| r.name.as_str()).collect();
@@ -263,22 +348,22 @@ fn choose_rig(
     }
     if let Some(id) = args.rig_path_id {
         return match ws.rigs.iter().position(|r| r.at.path_id == id) {
-            Some(i) => Ok(Some(i)),
+            Some(i) => Ok(Some(Some(i))),
             None => {
                 eprintln!("error: no rig with path id {id}");
                 Err(ExitCode::from(2))
             }
         };
     }
-    if let Some(first) = clips.first() {
-        return Ok(pick_rig(&ws.rigs, first.at, first.clip).map(|(i, _)| i));
-    }
+    Ok(None)
+}
+
+/// The rig most decoded clips are picked for (the first of equals); `None`: none is.
+fn most_picked(ws: &Workspace, reaches: &[Option<ClipReach>]) -> Result<Option<usize>, ExitCode> {
     let mut votes = vec![0usize; ws.rigs.len()];
-    for entry in &ws.clips {
-        if let Ok(clip) = &entry.data
-            && let Some((i, _)) = pick_rig(&ws.rigs, entry.at, clip)
-        {
-            votes[i] += 1;
+    for i in reaches.iter().flatten().filter_map(|r| r.picked) {
+        if let Some(v) = votes.get_mut(i) {
+            *v += 1;
         }
     }
     let best = (0..votes.len())

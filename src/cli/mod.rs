@@ -17,8 +17,10 @@ mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
+use clipscope_core::workspace::Spill;
 use clipscope_core::{Detail, OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
@@ -106,9 +108,12 @@ impl Inputs {
     }
 
     /// Opens the paths as an index: each clip's facts, its curves decoded again when
-    /// needed ([`Workspace::decode_clips`]), with the options to decode them with.
+    /// needed ([`Workspace::decode_clips`]), with the options to decode them with. The
+    /// LZMA containers' decompressed clip files wait on disk for that second reading
+    /// ([`spill_folder`]; where it cannot hold them, they are decompressed again).
     fn open_index(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
-        let options = self.options(Detail::Index);
+        let mut options = self.options(Detail::Index);
+        options.spill = Spill::new_in(&spill_folder()).ok().map(Arc::new);
         (progress::open(paths, &options), options)
     }
 
@@ -123,6 +128,21 @@ impl Inputs {
             spill: None,
         }
     }
+}
+
+/// Where a command without an output folder keeps its spill: the user's cache folder
+/// (`$XDG_CACHE_HOME/clipscope`, else `~/.cache/clipscope`), which lies on disk where the
+/// temporary folder is often memory (tmpfs); the temporary folder when there is no such
+/// folder and it cannot be made.
+fn spill_folder() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+    cache
+        .map(|c| c.join("clipscope"))
+        .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+        .unwrap_or_else(std::env::temp_dir)
 }
 
 /// The one decoded clip named `name` (and with `path_id`, when given), or the exit code after

@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 
-use clipscope_core::check::pick_rig;
+use clipscope_core::check::RigReach;
 use clipscope_core::clip::ClipData;
 use clipscope_core::curve::WrapMode;
 use clipscope_core::humanoid::pose::humanoid_slot;
@@ -68,13 +68,16 @@ pub struct ClipIndex {
 impl ClipIndex {
     /// The facts of every clip of `ws`.
     pub fn new(ws: &Workspace) -> ClipIndex {
+        // Which rigs list which clips, gathered once (not once per clip: a whole game has
+        // thousands of each).
+        let reach = RigReach::of(&ws.rigs, None);
         let (kinds, rigs) = ws
             .clips
             .iter()
             .map(|c| match &c.data {
                 Ok(clip) => (
                     Some(ClipKind::of(clip)),
-                    pick_rig(&ws.rigs, c.at, clip).map(|(i, _)| i),
+                    reach.pick(&ws.rigs, c.at, clip).map(|(i, _)| i),
                 ),
                 Err(_) => (None, None),
             })

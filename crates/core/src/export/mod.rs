@@ -39,7 +39,7 @@ pub use channels::{Channel, Mode};
 pub use file::{WriteError, default_file_name, write_rig};
 pub use report::{ClipReport, MeshReport, Report, Worst};
 
-use crate::check::pick_rig;
+use crate::check::RigReach;
 use crate::clip::ClipData;
 use crate::humanoid::{ClipMuscles, HumanoidRig, JointLocal};
 use crate::rig::Skeleton;
@@ -179,18 +179,45 @@ pub fn clips_from_playing_on<'a>(
         return Vec::new();
     };
     let same = std::ptr::eq(clips, rigs);
+    let reach = RigReach::of(&rigs.rigs, None);
     clips
         .clips
         .iter()
         .filter_map(|entry| {
             let clip = entry.data.as_ref().ok()?;
-            let humanoid = ClipMuscles::new(clip).is_humanoid();
-            let plays = (same && rig.clips.contains(&entry.at))
-                || (humanoid && rig.humanoid.is_some())
-                || pick_rig(&rigs.rigs, entry.at, clip).is_some_and(|(i, _)| i == index);
-            plays.then_some(ExportClip { at: entry.at, clip })
+            let listed = same && rig.clips.contains(&entry.at);
+            ClipReach::of(&reach, &rigs.rigs, entry.at, clip)
+                .plays_on(index, rig, listed)
+                .then_some(ExportClip { at: entry.at, clip })
         })
         .collect()
+}
+
+/// What decides which rigs a clip plays on, taken from its curves once: a whole game's
+/// clips can then be weighed one file at a time and dropped
+/// ([`Workspace::map_clips`]) before a rig and its clips are chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClipReach {
+    /// The clip has humanoid (muscle) curves.
+    pub humanoid: bool,
+    /// The rig the automatic pick ([`crate::check::pick_rig`]) puts it on.
+    pub picked: Option<usize>,
+}
+
+impl ClipReach {
+    /// The reach of `clip`, the clip at `at`, among `rigs` (whose clip lists `reach` holds).
+    pub fn of(reach: &RigReach, rigs: &[RigEntry], at: ObjectRef, clip: &ClipData) -> Self {
+        ClipReach {
+            humanoid: ClipMuscles::new(clip).is_humanoid(),
+            picked: reach.pick(rigs, at, clip).map(|(i, _)| i),
+        }
+    }
+
+    /// Whether the clip plays on `rig`, rig `index`: `listed` when the rig's own clip list
+    /// holds it; every humanoid clip plays on a humanoid rig; else the one it is picked for.
+    pub fn plays_on(&self, index: usize, rig: &RigEntry, listed: bool) -> bool {
+        listed || (self.humanoid && rig.humanoid.is_some()) || self.picked == Some(index)
+    }
 }
 
 /// The rig's size (what the translation tolerance is a fraction of): the size of its body

@@ -30,16 +30,39 @@ pub(super) fn key(path: &Path) -> PathBuf {
     path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
+/// The files opened so far, as keys ([`key`]). Made from the given files only when a text
+/// file first links to another: a whole game's binary files never need it, and it would
+/// hold every path again and cost a `canonicalize` each.
+pub(super) struct Opened<'a> {
+    given: &'a [(PathBuf, bool)],
+    keys: Option<HashSet<PathBuf>>,
+}
+
+impl<'a> Opened<'a> {
+    /// The files given to open.
+    pub(super) fn new(given: &'a [(PathBuf, bool)]) -> Self {
+        Opened { given, keys: None }
+    }
+
+    /// Marks `path` as opened; false when it already was.
+    fn insert(&mut self, path: &Path) -> bool {
+        let given = self.given;
+        self.keys
+            .get_or_insert_with(|| given.iter().map(|(p, _)| key(p)).collect())
+            .insert(key(path))
+    }
+}
+
 /// The files that `extracted` link to by guid and that `opened` does not hold yet, each
 /// once (and now in `opened`), at most `limit` of them.
 pub(super) fn linked_paths(
     extracted: &[Extracted],
-    opened: &mut HashSet<PathBuf>,
+    opened: &mut Opened,
     limit: usize,
 ) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut add = |path: &Path| {
-        if out.len() < limit && wanted(path) && opened.insert(key(path)) {
+        if out.len() < limit && wanted(path) && opened.insert(path) {
             out.push(path.to_path_buf());
         }
     };

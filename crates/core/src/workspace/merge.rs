@@ -106,7 +106,7 @@ impl Builder {
             source: path.to_path_buf(),
             inner: file.inner,
             kind: file.kind,
-            summary: Some(file.summary),
+            summary: Some(Box::new(file.summary)),
         });
         self.ws.warnings.extend(file.warnings);
         self.add_clips(f, file.clips);

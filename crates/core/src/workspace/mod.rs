@@ -27,6 +27,7 @@ mod resolve;
 mod scene;
 mod shared;
 mod spill;
+mod subset;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -139,8 +140,9 @@ pub struct LoadedFile {
     /// Name inside its container (empty for a bare serialized file).
     pub inner: String,
     pub kind: ContainerKind,
-    /// The serialized file's facts; `None` for text-serialized (YAML) files.
-    pub summary: Option<FileSummary>,
+    /// The serialized file's facts; `None` for text-serialized (YAML) files. Boxed: a whole
+    /// game's list of files stays small (its entries are grown by doubling).
+    pub summary: Option<Box<FileSummary>>,
 }
 
 impl LoadedFile {
@@ -289,21 +291,21 @@ impl Workspace {
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
     ) -> Workspace {
-        let mut files = expand(paths);
+        let given = expand(paths);
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
-        let total = AtomicUsize::new(files.len());
+        let total = AtomicUsize::new(given.len());
         let mut builder = merge::Builder::default();
         // Assets the text files name by guid, opened on demand (not given, but found through
         // the project's `.meta` files).
-        let mut opened: std::collections::HashSet<PathBuf> =
-            files.iter().map(|(p, _)| linked::key(p)).collect();
+        let mut opened = linked::Opened::new(&given);
         let mut budget = linked::MAX_LINKED;
-        let mut round: Vec<(PathBuf, bool)> = files.clone();
-        for _ in 0..=linked::MAX_ROUNDS {
+        let mut linked: Vec<(PathBuf, bool)> = Vec::new();
+        for first in std::iter::once(true).chain(std::iter::repeat_n(false, linked::MAX_ROUNDS)) {
+            let round = if first { &given } else { &linked };
             let mut more = Vec::new();
             extract_in_order(
-                &round,
+                round,
                 options,
                 &guids,
                 &done,
@@ -325,11 +327,11 @@ impl Workspace {
                 break;
             }
             budget -= more.len();
-            round = more.into_iter().map(|p| (p, false)).collect();
-            total.fetch_add(round.len(), Ordering::Relaxed);
-            files.extend(round.iter().cloned());
+            linked = more.into_iter().map(|p| (p, false)).collect();
+            total.fetch_add(linked.len(), Ordering::Relaxed);
         }
-        progress(files.len(), files.len(), Path::new(""));
+        let total = total.load(Ordering::Relaxed);
+        progress(total, total, Path::new(""));
         let mut ws = builder.finish();
         if ws.skipped_files > 0 {
             ws.warnings.push(format!(

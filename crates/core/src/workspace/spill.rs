@@ -6,8 +6,9 @@
 //! [`Spill`] in the [`super::OpenOptions`], the index's reading writes out each decompressed
 //! serialized file that holds clips (a plain copy, no work), and the second reading takes
 //! those bytes instead of decompressing the container again. Memory stays bounded by the
-//! largest file; the disk holds the decompressed clip files until the spill is dropped,
-//! which removes its file.
+//! largest file; the disk holds the decompressed clip files until the spill is dropped.
+//! Its file is unlinked as soon as it is made, so that nothing is left behind even by a
+//! process that is killed: the system frees it when the spill (or the process) closes it.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -19,10 +20,12 @@ use std::sync::Mutex;
 
 use crate::blob::Blob;
 
-/// Decompressed serialized files appended to one file, removed when dropped (one file,
-/// not one per serialized file: making files is what some file systems are slowest at).
+/// Decompressed serialized files appended to one unlinked file (one file, not one per
+/// serialized file: making files is what some file systems are slowest at).
 pub struct Spill {
     path: PathBuf,
+    /// The file's name could not be unlinked at once: it is removed when dropped.
+    linked: bool,
     inner: Mutex<Inner>,
 }
 
@@ -50,7 +53,8 @@ pub(super) struct Taken {
 }
 
 impl Spill {
-    /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>`).
+    /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>`) and
+    /// unlinked at once, so that it is on `parent`'s disk but in no folder.
     pub fn new_in(parent: &Path) -> std::io::Result<Spill> {
         let path = parent.join(format!(".clipscope-spill-{}", std::process::id()));
         let file = File::options()
@@ -59,8 +63,10 @@ impl Spill {
             .create(true)
             .truncate(true)
             .open(&path)?;
+        let linked = std::fs::remove_file(&path).is_err();
         Ok(Spill {
             path,
+            linked,
             inner: Mutex::new(Inner {
                 file: Some(file),
                 end: 0,
@@ -69,9 +75,15 @@ impl Spill {
         })
     }
 
-    /// The file the serialized files are kept in.
+    /// Where the file the serialized files are kept in was made (its name is already
+    /// unlinked).
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// How many bytes are kept.
+    pub fn bytes(&self) -> u64 {
+        self.lock().end
     }
 
     /// How many serialized files are kept.
@@ -134,7 +146,9 @@ impl Spill {
 
 impl Drop for Spill {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        if self.linked {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -143,6 +157,7 @@ impl fmt::Debug for Spill {
         f.debug_struct("Spill")
             .field("path", &self.path)
             .field("files", &self.len())
+            .field("bytes", &self.bytes())
             .finish()
     }
 }
