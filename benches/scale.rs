@@ -5,10 +5,13 @@
 //! the time, the megabytes of input a second per core, and the peak memory of the process
 //! (its `ru_maxrss`, from `wait4`), and the ratios large/small: memory must not grow with
 //! the folder (issue 40's goal: within 1.3x), and `unity` should read at least half as many
-//! MB a second as `list`.
+//! MB a second as `list`. `export`'s output grows with the folder (every copy's clips play
+//! on the rig it picks), so its memory does too; what it must not hold is the rest of the
+//! folder.
 //!
 //! `CLIPSCOPE_SCALE_MB` sets the large folder's size (default 1024 MB); `CLIPSCOPE_SCALE_UNITY=0`
-//! leaves `unity` out (it writes about ten times its input as text); `CLIPSCOPE_SCALE_OUT`
+//! leaves `unity` out (it writes about ten times its input as text), `CLIPSCOPE_SCALE_EXPORT=0`
+//! leaves `export` out; `CLIPSCOPE_SCALE_OUT`
 //! names the folder `unity` writes into (default: the temporary folder). Needs
 //! `../shared/data`.
 
@@ -114,6 +117,7 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1024.0);
     let with_unity = std::env::var("CLIPSCOPE_SCALE_UNITY").map_or(true, |v| v != "0");
+    let with_export = std::env::var("CLIPSCOPE_SCALE_EXPORT").map_or(true, |v| v != "0");
     let files = files(&source);
     let one: u64 = files.iter().map(|(_, len)| len).sum();
     let large = ((target_mb * 1e6 / one as f64).ceil() as usize).max(10);
@@ -154,6 +158,12 @@ fn main() {
             line("unity", &r);
             r
         });
+        if with_export {
+            let glb = root.join(format!("{label}.glb"));
+            let r = run(&["export", d, "-o", glb.to_str().unwrap()]);
+            let written = std::fs::metadata(&glb).map_or(0, |m| m.len());
+            line(&format!("export ({:.1} MB written)", mb(written)), &r);
+        }
         results.push((size, list, unity));
     }
     // Removed only now: on a file system without a journal, ext4 skips inodes deleted in
