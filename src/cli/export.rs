@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clipscope_core::check::RigReach;
-use clipscope_core::export::{ClipReach, ExportClip, ExportOptions, ExportRig, Mode, export};
+use clipscope_core::export::{ClipReach, ExportOptions, ExportRig, Mode, decoded_clips, export};
 use clipscope_core::workspace::ObjectRef;
 use clipscope_core::{OpenOptions, Workspace};
 
@@ -112,15 +112,12 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         eprintln!("error: the rig could not be opened again from its files");
         return ExitCode::from(1);
     }
-    let clips: Vec<ExportClip> = plan
+    let wanted: Vec<ObjectRef> = plan
         .clips
         .iter()
-        .filter_map(|&at| {
-            let entry = ws.clip(ws.same_object(&index, at)?)?;
-            let clip = entry.data.as_ref().ok()?;
-            Some(ExportClip { at: entry.at, clip })
-        })
+        .filter_map(|&at| ws.same_object(&index, at))
         .collect();
+    let clips = decoded_clips(&ws, &wanted);
     if clips.len() < plan.clips.len() {
         eprintln!(
             "warning: {} of the chosen clips could not be decoded again; left out",

@@ -102,6 +102,14 @@ impl Inputs {
         self.open_with(paths, Detail::Full)
     }
 
+    /// Opens the paths with every clip's curves but without meshes' vertices and textures'
+    /// pixels (the viewer opens the shown rig's files in full), with the options used.
+    #[cfg(feature = "viewer")]
+    fn open_clips(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
+        let options = self.options(Detail::Clips);
+        (progress::open(paths, &options), options)
+    }
+
     /// Opens the paths keeping each clip's facts but not its curves.
     fn open_summaries(&self, paths: &[PathBuf]) -> Workspace {
         self.open_with(paths, Detail::Summary)

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::viewer::{self, RigChoice, RootMotionMode, ViewerOptions};
+use crate::viewer::{self, Library, RigChoice, RootMotionMode, ViewerOptions};
 use bevy::app::AppExit;
 use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
 use clipscope_core::{OpenOptions, Workspace};
@@ -98,14 +98,12 @@ pub fn run(args: &ViewArgs) -> ExitCode {
     // check, and hand them to the viewer (which then does not read them again).
     let named = rig.given() || args.clip.is_some() || args.reference.is_some();
     let workspace = if named {
-        let ws = if args.paths.is_empty() {
-            Workspace::open_bytes(
-                Path::new(DEMO_FILE_NAME),
-                DEMO.to_vec(),
-                &OpenOptions::default(),
-            )
+        let (ws, options) = if args.paths.is_empty() {
+            let options = OpenOptions::default();
+            let demo = Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
+            (demo, options)
         } else {
-            args.inputs.open(&args.paths)
+            args.inputs.open_clips(&args.paths)
         };
         if rig.given() && rig.find(&ws).is_none() {
             let wanted = RigWanted {
@@ -117,7 +115,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         if let Some(code) = clip_not_found(&ws, args.clip.as_deref(), args.reference.as_deref()) {
             return code;
         }
-        Some(Arc::new(ws))
+        Some(Library::new(Arc::new(ws), options))
     } else {
         None
     };

@@ -273,7 +273,7 @@ mod tests {
             locomotion_bytes().unwrap(),
             &OpenOptions::default(),
         );
-        Library { main: Arc::new(ws) }
+        Library::full(Arc::new(ws))
     }
 
     fn clip(library: &Library, name: &str) -> ObjectRef {

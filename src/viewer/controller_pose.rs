@@ -115,7 +115,7 @@ mod tests {
             locomotion_bytes().unwrap(),
             &OpenOptions::default(),
         );
-        let library = Library { main: Arc::new(ws) };
+        let library = Library::full(Arc::new(ws));
         let mut view = ControllerView::default();
         view.set_controller(&library.main, Some(0));
         view.active = true;

@@ -12,7 +12,7 @@ use super::ViewerOptions;
 use super::clip_index::ClipIndex;
 use super::scene::{Library, Selection};
 use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
-use clipscope_core::workspace::{OpenOptions, Workspace};
+use clipscope_core::workspace::{Detail, OpenOptions, Workspace};
 
 /// A load in progress.
 #[derive(Resource)]
@@ -31,7 +31,7 @@ pub enum LoadMessage {
         file: String,
     },
     Done {
-        main: Arc<Workspace>,
+        library: Library,
     },
 }
 
@@ -44,15 +44,18 @@ pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
     ));
 }
 
-/// Opens `paths` on a thread (or hands over `opened`, the files the CLI already opened).
+/// Opens `paths` on a thread (or hands over `opened`, the files the CLI already opened):
+/// every clip in full, meshes and textures without their vertices and pixels
+/// ([`Detail::Clips`]; the shown rig's files are opened in full when it is shown). The
+/// built-in demo is opened in full.
 pub fn spawn_load(
     paths: Vec<PathBuf>,
-    opened: Option<Arc<Workspace>>,
+    opened: Option<Library>,
     unity_version: Option<String>,
 ) -> Loading {
     let (tx, rx) = channel();
-    if let Some(main) = opened {
-        let _ = tx.send(LoadMessage::Done { main });
+    if let Some(library) = opened {
+        let _ = tx.send(LoadMessage::Done { library });
         return Loading {
             rx: std::sync::Mutex::new(rx),
             done: 0,
@@ -61,24 +64,29 @@ pub fn spawn_load(
         };
     }
     std::thread::spawn(move || {
-        let options = OpenOptions {
-            unity_version,
-            ..OpenOptions::default()
-        };
-        let main = if paths.is_empty() {
-            Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options)
+        let library = if paths.is_empty() {
+            let options = OpenOptions {
+                unity_version,
+                ..OpenOptions::default()
+            };
+            let demo = Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
+            Library::new(Arc::new(demo), options)
         } else {
-            Workspace::open_with_progress(&paths, &options, |done, total, file| {
+            let options = OpenOptions {
+                unity_version,
+                detail: Detail::Clips,
+                ..OpenOptions::default()
+            };
+            let main = Workspace::open_with_progress(&paths, &options, |done, total, file| {
                 let _ = tx.send(LoadMessage::Progress {
                     done,
                     total,
                     file: file.display().to_string(),
                 });
-            })
+            });
+            Library::new(Arc::new(main), options)
         };
-        let _ = tx.send(LoadMessage::Done {
-            main: Arc::new(main),
-        });
+        let _ = tx.send(LoadMessage::Done { library });
     });
     Loading {
         rx: std::sync::Mutex::new(rx),
@@ -107,14 +115,13 @@ pub fn poll_loading(
             LoadMessage::Progress { done, total, file } => {
                 (loading.done, loading.total, loading.current) = (done, total, file);
             }
-            LoadMessage::Done { main } => finished = Some(main),
+            LoadMessage::Done { library } => finished = Some(library),
         }
     }
-    let Some(main) = finished else { return };
-    for e in &main.errors {
+    let Some(library) = finished else { return };
+    for e in &library.main.errors {
         error!("{e}");
     }
-    let library = Library { main };
     let index = ClipIndex::new(&library.main);
     selection.clip = match options.clip.as_deref() {
         Some(name) => super::scene::initial_clip(&library.main, Some(name)),

@@ -26,11 +26,11 @@ mod root_motion;
 mod scene;
 mod ui;
 
+pub use library::Library;
 pub use root_motion::RootMotionMode;
 pub use scene::{initial_clip, initial_reference};
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
@@ -54,7 +54,7 @@ pub struct ViewerOptions {
     pub rig: RigChoice,
     /// The files already opened (the CLI opens them first when `--rig` must be checked);
     /// `paths` are then not read again.
-    pub workspace: Option<Arc<Workspace>>,
+    pub workspace: Option<Library>,
     /// Clip time to show (paused).
     pub at: Option<f32>,
     /// The play range (in and out clip times) the shown clip plays inside.

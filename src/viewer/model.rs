@@ -93,13 +93,27 @@ fn attach_model(
     if !new_rigs.contains(root) {
         return;
     }
-    let ws = &*library.main;
-    let Some(rig) = ws.rigs.get(index) else {
-        return;
-    };
-    if rig.renderers.is_empty() {
+    if library
+        .main
+        .rigs
+        .get(index)
+        .is_none_or(|r| r.renderers.is_empty())
+    {
         return;
     }
+    // The rig's meshes, materials and textures in full, with the clip's file where its PPtr
+    // curves swap objects in (their targets resolve from it).
+    let swaps = if clip.pptr_mapping.is_empty() {
+        Vec::new()
+    } else {
+        vec![at]
+    };
+    let Some(full) = library.in_full(index, &swaps) else {
+        warn!("the rig's files could not be opened again: its meshes are not shown");
+        return;
+    };
+    let ws = &*full.ws;
+    let rig = &ws.rigs[full.rig];
     let model = UnityModel::from_workspace(ws, rig, |_| None);
     for w in &model.warnings {
         warn!("{w}");
@@ -110,10 +124,12 @@ fn attach_model(
         root: Some(root),
         built: Some(built),
     };
-    // PPtr targets resolve in the clip's own workspace.
-    commands
-        .entity(root)
-        .insert(clip_objects(ws, at, &clip.pptr_mapping));
+    // PPtr targets resolve in the clip's own file (none where it swaps nothing).
+    let objects = match full.clips.first() {
+        Some(&at) => clip_objects(ws, at, &clip.pptr_mapping),
+        None => clip_objects(ws, at, &[]),
+    };
+    commands.entity(root).insert(objects);
     // A 2D rig (sprites only) is framed by its sprites over the clip, from the front.
     let flat = model
         .renderers

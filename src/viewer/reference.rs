@@ -163,7 +163,7 @@ mod tests {
             clip: Some(shown_data.clone()),
             ..default()
         });
-        world.insert_resource(Library { main: Arc::new(ws) });
+        world.insert_resource(Library::full(Arc::new(ws)));
         world.init_resource::<ReferenceDiff>();
         world.run_system_once(update_reference_diff).unwrap();
 

@@ -145,7 +145,7 @@ mod tests {
             DEMO.to_vec(),
             &OpenOptions::default(),
         );
-        Library { main: Arc::new(ws) }
+        Library::full(Arc::new(ws))
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The rig panel's "Export glTF" action: a path (default `RIGNAME.glb` in the working
 //! directory) and a button that writes the shown rig with every clip that plays on it
-//! through [`clipscope_core::export::write_rig`], then the report's one line per clip (or the error).
+//! through [`clipscope_core::export::write_clips`], then the report's one line per clip (or the error).
 
 use std::path::Path;
 
@@ -8,7 +8,10 @@ use bevy::prelude::*;
 use bevy_egui::egui;
 
 use crate::viewer::scene::{Library, SceneState, Selection};
-use clipscope_core::export::{ExportOptions, Mode, default_file_name, write_rig};
+use clipscope_core::export::{
+    ExportOptions, Mode, clips_playing_on, decoded_clips, default_file_name, write_clips,
+};
+use clipscope_core::workspace::ObjectRef;
 
 /// What the export section remembers between frames.
 #[derive(Resource, Default)]
@@ -46,10 +49,20 @@ fn run(library: &Library, index: usize, selection: &Selection, panel: &mut Expor
         root_motion: selection.root_motion,
         ..ExportOptions::default()
     };
-    let rigs = &*library.main;
     let path = Path::new(panel.path.trim());
+    // The clips are chosen on every opened file; the rig and those clips are then written
+    // from their files opened in full.
+    let playing: Vec<ObjectRef> = clips_playing_on(&library.main, index)
+        .iter()
+        .map(|c| c.at)
+        .collect();
+    let Some(full) = library.in_full(index, &playing) else {
+        panel.result = Some(Err("the rig's files could not be opened again".into()));
+        return;
+    };
+    let clips = decoded_clips(&full.ws, &full.clips);
     panel.result = Some(
-        write_rig(rigs, index, &library.main, path, &options)
+        write_clips(&full.ws, full.rig, &clips, path, &options)
             .map(|report| {
                 let mut lines = vec![format!(
                     "wrote {}: {} animations, {} meshes",

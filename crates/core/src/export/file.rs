@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{ExportError, ExportOptions, ExportRig, Report, clips_from_playing_on, export};
+use super::{
+    ExportClip, ExportError, ExportOptions, ExportRig, Report, clips_from_playing_on, export,
+};
 use crate::workspace::Workspace;
 
 /// Why a rig could not be written.
@@ -54,12 +56,26 @@ pub fn write_rig(
     path: &Path,
     options: &ExportOptions,
 ) -> Result<Report, WriteError> {
-    let rig = rigs.rigs.get(index).ok_or(WriteError::NoRig(index))?;
+    rigs.rigs.get(index).ok_or(WriteError::NoRig(index))?;
     let playing = clips_from_playing_on(clips, rigs, index);
-    if playing.is_empty() {
+    write_clips(rigs, index, &playing, path, options)
+}
+
+/// Exports rig `index` of `rigs` with the clips `clips` (chosen by the caller: the viewer
+/// chooses them on every opened file, then writes from the few files opened in full) and
+/// writes the `.glb` to `path`, as [`write_rig`] does.
+pub fn write_clips(
+    rigs: &Workspace,
+    index: usize,
+    clips: &[ExportClip<'_>],
+    path: &Path,
+    options: &ExportOptions,
+) -> Result<Report, WriteError> {
+    let rig = rigs.rigs.get(index).ok_or(WriteError::NoRig(index))?;
+    if clips.is_empty() {
         return Err(WriteError::NoClip(rig.name.clone()));
     }
-    let exported = export(rigs, &ExportRig::of(rig), &playing, options)?;
+    let exported = export(rigs, &ExportRig::of(rig), clips, options)?;
     if exported.animations() == 0 {
         return Err(WriteError::NothingMoves(rig.name.clone()));
     }

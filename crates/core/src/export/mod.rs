@@ -36,7 +36,7 @@ use serde_json::json;
 
 pub use bindings::Dropped;
 pub use channels::{Channel, Mode};
-pub use file::{WriteError, default_file_name, write_rig};
+pub use file::{WriteError, default_file_name, write_clips, write_rig};
 pub use report::{ClipReport, MeshReport, Report, Worst};
 
 use crate::check::RigReach;
@@ -189,6 +189,19 @@ pub fn clips_from_playing_on<'a>(
             ClipReach::of(&reach, &rigs.rigs, entry.at, clip)
                 .plays_on(index, rig, listed)
                 .then_some(ExportClip { at: entry.at, clip })
+        })
+        .collect()
+}
+
+/// The clips at `wanted` that `ws` holds decoded, in `wanted`'s order (the others left
+/// out): clips chosen on one opening of the files, taken from another that holds their
+/// files in full.
+pub fn decoded_clips<'a>(ws: &'a Workspace, wanted: &[ObjectRef]) -> Vec<ExportClip<'a>> {
+    wanted
+        .iter()
+        .filter_map(|&at| {
+            let clip = ws.clip(at)?.data.as_ref().ok()?;
+            Some(ExportClip { at, clip })
         })
         .collect()
 }

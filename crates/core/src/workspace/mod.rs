@@ -75,6 +75,12 @@ pub enum Detail {
     /// each clip's facts, but no curves, vertices or pixels: a compact index of a whole game.
     /// Clips are decoded again, one file at a time, with [`Workspace::decode_clips`].
     Index,
+    /// Every clip in full (its curves, bindings and events), and everything else as
+    /// [`Detail::Index`] keeps it: meshes and textures without their vertices and pixels,
+    /// which take most of a game's memory. What the viewer opens a whole game with; the files
+    /// a shown rig draws from are opened in full on their own
+    /// ([`Workspace::sources_for`]).
+    Clips,
     /// Only what `list` shows, for a fraction of the memory: a clip keeps its facts (name,
     /// block counts, times, wrap mode, warnings) and the counts of what was dropped
     /// ([`ClipData::summary_only`]) but not its curves; avatars are decoded in full (rigs
@@ -86,7 +92,7 @@ pub enum Detail {
 impl OpenOptions {
     /// A decoded clip as this workspace keeps it.
     fn shape(&self, clip: ClipData) -> ClipData {
-        if self.detail == Detail::Full {
+        if matches!(self.detail, Detail::Full | Detail::Clips) {
             clip
         } else {
             clip.into_summary()

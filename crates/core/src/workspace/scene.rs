@@ -341,7 +341,7 @@ fn read_texture(
     };
     // An index needs no pixels: not decoding them saves most of a texture's time.
     let image = match detail {
-        Detail::Index => Err(None),
+        Detail::Index | Detail::Clips => Err(None),
         _ => texture.decode_rgba().map_err(|e| Some(e.to_string())),
     };
     TextureEntry {

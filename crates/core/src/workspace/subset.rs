@@ -10,8 +10,9 @@ use super::{MeshSource, ObjectRef, RendererKind, RigEntry, Workspace};
 impl Workspace {
     /// The files on disk (in the order they were opened, each once) that hold `rig`, its
     /// avatar, what it draws (meshes, materials and their main textures, sprites and
-    /// theirs) and the clips at `clips`: opened together, they give the same rig and clips
-    /// as the whole workspace does.
+    /// theirs), the clips at `clips` and, of those held in full, the sprites their PPtr
+    /// curves swap in: opened together, they give the same rig and clips as the whole
+    /// workspace does.
     pub fn sources_for(&self, rig: &RigEntry, clips: &[ObjectRef]) -> Vec<PathBuf> {
         let mut files = BTreeSet::new();
         files.insert(rig.at.file);
@@ -39,7 +40,26 @@ impl Workspace {
                 files.extend(texture.map(|t| t.at.file));
             }
         }
-        files.extend(clips.iter().map(|at| at.file));
+        for &at in clips {
+            files.insert(at.file);
+            // The objects its PPtr curves swap in (sprites and their textures), where the
+            // clip is held in full.
+            let Some(Ok(clip)) = self.clip(at).map(|c| c.data.as_ref()) else {
+                continue;
+            };
+            for &(file_id, path_id) in &clip.pptr_mapping {
+                let pptr = crate::unity::PPtr {
+                    m_FileID: crate::unity::Int(file_id.into()),
+                    m_PathID: crate::unity::Int(path_id),
+                };
+                let Some(target) = self.resolve(at.file, pptr) else {
+                    continue;
+                };
+                files.insert(target.file);
+                let texture = self.sprite(target).and_then(|s| self.sprite_texture(s));
+                files.extend(texture.map(|t| t.at.file));
+            }
+        }
         let mut seen = BTreeSet::new();
         files
             .into_iter()

@@ -9,7 +9,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use clipscope_core::workspace::{ObjectRef, Spill, Workspace};
+use clipscope_core::workspace::{MeshSource, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::{Measure, NameBook, WriteOptions, write_anim, write_anim_of};
 use clipscope_core::{ClipData, Detail, OpenOptions};
 
@@ -227,7 +227,7 @@ fn a_character_copied_into_several_files_is_held_once() {
         std::fs::copy(&morbman, dir.join(copy).join("morbman")).expect("a copy");
     }
     std::fs::copy(&mannequin, dir.join("b").join("copy.bundle")).expect("a copy");
-    for detail in [Detail::Full, Detail::Index, Detail::Summary] {
+    for detail in [Detail::Full, Detail::Clips, Detail::Index, Detail::Summary] {
         let ws = open(std::slice::from_ref(&dir), detail);
         let sources: Vec<String> = ws
             .files
@@ -376,4 +376,69 @@ fn clips_come_in_the_order_asked_for() {
     };
     assert_eq!(run(), wanted.len());
     assert_eq!(rayon::scope(|_| run()), wanted.len());
+}
+
+/// `Detail::Clips`, what the viewer opens files with: every clip as a full open decodes it,
+/// every mesh and texture with its facts but without its vertices or pixels (most of a
+/// game's memory). The files a rig needs, opened again in full, give back its meshes, and
+/// hold the objects its clip's PPtr curves swap in.
+#[test]
+fn clips_come_in_full_without_vertices_or_pixels_and_a_rigs_files_give_them_back() {
+    let Some(paths) = shared() else {
+        return;
+    };
+    let full = open(&paths, Detail::Full);
+    let ws = open(&paths, Detail::Clips);
+    assert_eq!(full.clips.len(), ws.clips.len());
+    for (a, b) in full.clips.iter().zip(&ws.clips) {
+        assert_eq!(a.at, b.at);
+        assert_eq!(a.data.as_ref().ok(), b.data.as_ref().ok(), "{}", a.name);
+    }
+    assert_eq!(full.meshes.len(), ws.meshes.len());
+    assert!(full.meshes.iter().any(|m| m.data.is_some()));
+    for (a, b) in full.meshes.iter().zip(&ws.meshes) {
+        assert!(b.data.is_none(), "{}", b.name);
+        assert_eq!(a.facts, b.facts, "{}", a.name);
+    }
+    assert!(full.textures.iter().any(|t| t.image.is_some()));
+    assert!(ws.textures.iter().all(|t| t.image.is_none()));
+
+    let rig = ws
+        .rigs
+        .iter()
+        .find(|r| r.name == "morbman" && !r.renderers.is_empty())
+        .expect("morbman with its meshes");
+    let again = open(&ws.sources_for(rig, &[]), Detail::Full);
+    let at = again.same_object(&ws, rig.at).expect("the rig's file");
+    let shown = again.rigs.iter().find(|r| r.at == at).expect("the rig");
+    let mut meshes = 0;
+    for r in &shown.renderers {
+        if let MeshSource::Loaded(m) = r.mesh {
+            assert!(again.mesh(m).and_then(|m| m.data.as_ref()).is_some());
+            meshes += 1;
+        }
+    }
+    assert!(meshes > 0);
+
+    // A clip that swaps sprites: the files of what it swaps in are among its rig's (in the
+    // shared 2D game they lie in the clip's own file).
+    let swapping = ws
+        .clips
+        .iter()
+        .find(|c| c.data.as_ref().is_ok_and(|d| !d.pptr_mapping.is_empty()))
+        .expect("a clip with PPtr curves");
+    let data = swapping.data.as_ref().unwrap();
+    let sources = ws.sources_for(&ws.rigs[0], &[swapping.at]);
+    let mut targets = 0;
+    for &(file_id, path_id) in &data.pptr_mapping {
+        let pptr = clipscope_core::unity::PPtr {
+            m_FileID: clipscope_core::unity::Int(file_id.into()),
+            m_PathID: clipscope_core::unity::Int(path_id),
+        };
+        if let Some(target) = ws.resolve(swapping.at.file, pptr) {
+            assert!(sources.contains(&ws.files[target.file].source));
+            targets += 1;
+        }
+    }
+    assert!(targets > 0, "{}: its swaps resolve", swapping.name);
 }
