@@ -126,7 +126,10 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         };
         match result {
             Ok((report, dir, played)) => {
-                controller_reports.push(report);
+                // Kept only for the report file: a whole game has thousands.
+                if args.report.is_some() {
+                    controller_reports.push(report);
+                }
                 for clip in played {
                     clip_folder.entry(clip).or_insert_with(|| dir.clone());
                     selected.insert(clip);
