@@ -251,10 +251,7 @@ fn plan(index: &Workspace, options: &OpenOptions, args: &ExportArgs) -> Result<P
         reaches
     };
     if let Some(first) = named.first() {
-        let rig = match given {
-            Some(rig) => rig,
-            None => weigh(std::slice::from_ref(first))[0].and_then(|r| r.picked),
-        };
+        let rig = given.or_else(|| weigh(std::slice::from_ref(first))[0].and_then(|r| r.picked));
         return Ok(Plan { rig, clips: named });
     }
     let decoded: Vec<ObjectRef> = index
@@ -263,13 +260,9 @@ fn plan(index: &Workspace, options: &OpenOptions, args: &ExportArgs) -> Result<P
         .filter(|e| e.data.is_ok())
         .map(|e| e.at)
         .collect();
-    let reaches = if given.is_some_and(|r| r.is_none()) {
-        Vec::new()
-    } else {
-        weigh(&decoded)
-    };
+    let reaches = weigh(&decoded);
     let rig = match given {
-        Some(rig) => rig,
+        Some(rig) => Some(rig),
         None => most_picked(index, &reaches)?,
     };
     let clips = match rig {
@@ -312,7 +305,7 @@ fn named_clips(ws: &Workspace, names: &[String]) -> Result<Vec<ObjectRef>, ExitC
 }
 
 /// The rig `--rig` (and `--rig-path-id`) names: `None` when neither is given.
-fn given_rig(ws: &Workspace, args: &ExportArgs) -> Result<Option<Option<usize>>, ExitCode> {
+fn given_rig(ws: &Workspace, args: &ExportArgs) -> Result<Option<usize>, ExitCode> {
     if let Some(name) = &args.rig {
         let found: Vec<usize> = (0..ws.rigs.len())
             .filter(|&i| &ws.rigs[i].name == name)
@@ -322,7 +315,7 @@ fn given_rig(ws: &Workspace, args: &ExportArgs) -> Result<Option<Option<usize>>,
             })
             .collect();
         return match found.as_slice() {
-            [one] => Ok(Some(Some(*one))),
+            [one] => Ok(Some(*one)),
             [] => {
                 eprintln!("error: no rig named {name:?}");
                 let names: Vec<&str> = ws.rigs.iter().map(|r| r.name.as_str()).collect();
@@ -345,7 +338,7 @@ fn given_rig(ws: &Workspace, args: &ExportArgs) -> Result<Option<Option<usize>>,
     }
     if let Some(id) = args.rig_path_id {
         return match ws.rigs.iter().position(|r| r.at.path_id == id) {
-            Some(i) => Ok(Some(Some(i))),
+            Some(i) => Ok(Some(i)),
             None => {
                 eprintln!("error: no rig with path id {id}");
                 Err(ExitCode::from(2))
