@@ -100,7 +100,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
     }
     let sources = match plan.rig {
         Some(i) => index.sources_for(&index.rigs[i], &plan.clips),
-        None => args.paths.clone(),
+        None => index.sources_of(&plan.clips),
     };
     let ws = args.inputs.open(&sources);
     report_new(&ws, &mut said);
@@ -130,7 +130,8 @@ pub fn run(args: &ExportArgs) -> ExitCode {
             eprintln!(
                 "warning: no rig in the files fits the clip: joints stand in for its bound paths"
             );
-            ExportRig::stand_in(&ws, &clips)
+            // Named from every rig's path table, which the index holds.
+            ExportRig::stand_in(&index, &clips)
         }
     };
     let options = ExportOptions {

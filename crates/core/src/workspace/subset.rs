@@ -40,6 +40,20 @@ impl Workspace {
                 files.extend(texture.map(|t| t.at.file));
             }
         }
+        self.add_clip_files(clips, &mut files);
+        self.sources(files)
+    }
+
+    /// The files on disk that hold the clips at `clips` and, of those held in full, the
+    /// sprites their PPtr curves swap in, in the order they were opened, each once.
+    pub fn sources_of(&self, clips: &[ObjectRef]) -> Vec<PathBuf> {
+        let mut files = BTreeSet::new();
+        self.add_clip_files(clips, &mut files);
+        self.sources(files)
+    }
+
+    /// Adds the files of the clips at `clips` and of what their PPtr curves swap in.
+    fn add_clip_files(&self, clips: &[ObjectRef], files: &mut BTreeSet<usize>) {
         for &at in clips {
             files.insert(at.file);
             // The objects its PPtr curves swap in (sprites and their textures), where the
@@ -60,6 +74,10 @@ impl Workspace {
                 files.extend(texture.map(|t| t.at.file));
             }
         }
+    }
+
+    /// The files on disk the serialized files `files` were read from, each once.
+    fn sources(&self, files: BTreeSet<usize>) -> Vec<PathBuf> {
         let mut seen = BTreeSet::new();
         files
             .into_iter()
