@@ -307,8 +307,9 @@ impl Workspace {
         let mut opened = linked::Opened::new(&given);
         let mut budget = linked::MAX_LINKED;
         let mut linked: Vec<(PathBuf, bool)> = Vec::new();
-        for first in std::iter::once(true).chain(std::iter::repeat_n(false, linked::MAX_ROUNDS)) {
-            let round = if first { &given } else { &linked };
+        // The given files, then each round of the files they link to.
+        for pass in 0..=linked::MAX_ROUNDS {
+            let round = if pass == 0 { &given } else { &linked };
             let mut more = Vec::new();
             extract_in_order(
                 round,
