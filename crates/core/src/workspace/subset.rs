@@ -104,3 +104,103 @@ impl Workspace {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::container::ContainerKind;
+    use crate::demo::{DEMO, DEMO_FILE_NAME};
+    use crate::mesh::renderer::SpriteData;
+    use crate::serialized::External;
+    use crate::unity::{Int, PPtr};
+    use crate::workspace::{ClipEntry, FileSummary, LoadedFile, OpenOptions, SpriteEntry};
+    use crate::workspace::{TextureEntry, Workspace};
+
+    /// A serialized file `game/NAME` whose references point into `externals`.
+    fn file(name: &str, externals: &[&str]) -> LoadedFile {
+        LoadedFile {
+            source: Path::new("game").join(name),
+            inner: String::new(),
+            kind: ContainerKind::Serialized,
+            summary: Some(Box::new(FileSummary {
+                format: 22,
+                unity_version: "2022.3.0f1".into(),
+                effective_version: "2022.3.0f1".parse().unwrap(),
+                version_assumed: false,
+                target_platform: 19,
+                objects: 1,
+                externals: externals
+                    .iter()
+                    .map(|p| External {
+                        path: p.to_string(),
+                    })
+                    .collect(),
+            })),
+        }
+    }
+
+    /// A clip in `level0` swaps in a sprite of `sharedassets0.assets` whose texture lies in
+    /// `sharedassets1.assets`: the clip's files are all three, not the fourth beside them.
+    #[test]
+    fn a_clips_files_take_in_the_sprites_it_swaps_in_and_their_textures() {
+        let demo = Workspace::open_bytes(
+            Path::new(DEMO_FILE_NAME),
+            DEMO.to_vec(),
+            &OpenOptions::default(),
+        );
+        let mut data = demo.clips[0].data.as_ref().unwrap().clone();
+        data.pptr_mapping = vec![(1, 42)];
+        let summary = data.clone().into_summary();
+        let pptr = |file_id: i64, path_id: i64| PPtr {
+            m_FileID: Int(file_id),
+            m_PathID: Int(path_id),
+        };
+        let at = |file: usize, path_id: i64| ObjectRef { file, path_id };
+        let ws = Workspace {
+            files: vec![
+                file("level0", &["library/sharedassets0.assets"]),
+                file("sharedassets0.assets", &["sharedassets1.assets"]),
+                file("sharedassets1.assets", &[]),
+                file("sharedassets2.assets", &[]),
+            ],
+            clips: vec![ClipEntry {
+                at: at(0, 5),
+                name: data.name.clone(),
+                data: Ok(data),
+            }],
+            sprites: vec![SpriteEntry {
+                at: at(1, 42),
+                data: SpriteData {
+                    texture: pptr(1, 9),
+                    ..SpriteData::default()
+                },
+            }],
+            textures: vec![TextureEntry {
+                at: at(2, 9),
+                name: "Atlas".into(),
+                format: 4,
+                width: 1,
+                height: 1,
+                error: None,
+                image: None,
+            }],
+            ..Workspace::default()
+        };
+        let sources = ws.sources_of(&[at(0, 5)]);
+        let names: Vec<_> = sources.iter().map(|p| p.display().to_string()).collect();
+        assert_eq!(
+            names,
+            [
+                "game/level0",
+                "game/sharedassets0.assets",
+                "game/sharedassets1.assets"
+            ]
+        );
+        // A clip kept only as a summary names no swapped objects: its own file alone.
+        let mut ws = ws;
+        ws.clips[0].data = Ok(summary);
+        assert_eq!(ws.sources_of(&[at(0, 5)]), [Path::new("game/level0")]);
+    }
+}
