@@ -79,8 +79,8 @@ pub fn run(args: &UnityArgs) -> ExitCode {
 fn run_inner(args: &UnityArgs) -> Result<bool> {
     // An index of every file (names, references, each clip's facts); the clips are
     // decoded again file by file as they are written, so memory follows the largest file.
-    // The containers' decompressed clip files wait in the output folder for that second
-    // reading (LZMA is the slowest step of either), and are removed at the end.
+    // The LZMA containers' decompressed clip files wait for that second reading (LZMA is
+    // the slowest step of either) in a file made in the output folder and unlinked at once.
     std::fs::create_dir_all(&args.output)
         .with_context(|| format!("making {}", args.output.display()))?;
     let spill = match Spill::new_in(&args.output) {

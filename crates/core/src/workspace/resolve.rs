@@ -215,15 +215,37 @@ impl Workspace {
     /// `sharedassets0.assets` beside it, not another game's), then anywhere.
     fn find_file(&self, from: usize, external: &str) -> Option<usize> {
         let base = external.rsplit(['/', '\\']).next().unwrap_or(external);
-        let built;
-        let names = match self.file_names.get_or_init(|| FileNames::of(&self.files)) {
-            names if names.count == self.files.len() => names,
+        self.with_file_names(|names| self.find_file_in(names, from, base))
+    }
+
+    /// `f` with the loaded files' name index, built at the first lookup once every file is
+    /// in.
+    fn with_file_names<R>(&self, f: impl FnOnce(&FileNames) -> R) -> R {
+        match self.file_names.get_or_init(|| FileNames::of(&self.files)) {
+            names if names.count == self.files.len() => f(names),
             // Files added since (by hand, not by opening): this lookup builds its own.
-            _ => {
-                built = FileNames::of(&self.files);
-                &built
-            }
+            _ => f(&FileNames::of(&self.files)),
+        }
+    }
+
+    /// The file read from `source` whose name inside it is `inner`, found through the name
+    /// index (a whole game's objects are mapped between two openings one at a time).
+    pub fn file_at(&self, source: &Path, inner: &str) -> Option<usize> {
+        let name = if inner.is_empty() {
+            source.file_name()?.to_string_lossy()
+        } else {
+            std::borrow::Cow::Borrowed(inner)
         };
+        let folder = source.parent().unwrap_or(Path::new(""));
+        self.with_file_names(|names| {
+            names
+                .beside(&name, folder)
+                .find(|&f| self.files[f].source == source && self.files[f].inner == inner)
+        })
+    }
+
+    /// [`Self::find_file`] through `names`.
+    fn find_file_in(&self, names: &FileNames, from: usize, base: &str) -> Option<usize> {
         let source = &self.files.get(from)?.source;
         let folder = source.parent().unwrap_or(Path::new(""));
         let named = |f: &usize| own_name(&self.files[*f]).eq_ignore_ascii_case(base);

@@ -3,7 +3,7 @@
 //! memory of what is exported, not of the game.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::{MeshSource, ObjectRef, RendererKind, RigEntry, Workspace};
 
@@ -85,13 +85,6 @@ impl Workspace {
             .filter(|f| seen.insert(&f.source))
             .map(|f| f.source.clone())
             .collect()
-    }
-
-    /// The file read from `source` whose name inside it is `inner`.
-    pub fn file_at(&self, source: &Path, inner: &str) -> Option<usize> {
-        self.files
-            .iter()
-            .position(|f| f.source == source && f.inner == inner)
     }
 
     /// The object `at` of workspace `other` in this one: the same path id in the same file,
