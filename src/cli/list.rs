@@ -28,9 +28,10 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs) -> ExitCode {
-    // Listing needs each clip's facts, not its curves: a folder of many files then takes the
-    // memory of the files being opened, not of all of them.
-    let ws = args.inputs.open_summaries(&args.paths);
+    // Listing needs each clip's facts, not its curves, and each controller's clips, not its
+    // state machine: a folder of many files then takes the memory of the files being opened
+    // and a small index of the rest.
+    let ws = args.inputs.open_list(&args.paths);
     if args.json {
         if let Err(e) = write_json(&ws, std::io::stdout().lock()) {
             eprintln!("error: writing the list: {e}");

@@ -115,6 +115,11 @@ impl Inputs {
         self.open_with(paths, Detail::Summary)
     }
 
+    /// Opens the paths keeping only what `list` prints ([`Detail::List`]).
+    fn open_list(&self, paths: &[PathBuf]) -> Workspace {
+        self.open_with(paths, Detail::List)
+    }
+
     /// Opens the paths as an index: each clip's facts, its curves decoded again when
     /// needed ([`Workspace::decode_clips`]), with the options to decode them with. The
     /// LZMA containers' decompressed clip files wait on disk for that second reading

@@ -2,6 +2,8 @@
 //! and offset, and the main colour (`mesh.md` §4.1). Shaders name these differently; the
 //! first property found in Unity's usual order wins.
 
+use std::sync::Arc;
+
 use crate::serialized::{ObjectInfo, SerializedError, SerializedFile};
 use crate::unity::PPtr;
 use crate::unity::material::{Material, PropertyMap, PropertySheet};
@@ -25,7 +27,9 @@ pub struct MaterialData {
     /// How the material treats alpha, where its keywords, properties or render queue say.
     pub alpha: AlphaMode,
     /// The names of its saved shader properties: what clips may animate on its renderer.
-    pub properties: PropertyNames,
+    /// Shared in a workspace by every material that saves the same names (those of one
+    /// shader, typically): a game holds thousands of materials and a few shaders.
+    pub properties: Arc<PropertyNames>,
 }
 
 /// The names of a material's saved shader properties, by kind, in stored order.
@@ -173,7 +177,7 @@ pub fn from_unity(m: &Material) -> MaterialData {
         main_texture,
         color,
         alpha: alpha_mode(m),
-        properties: PropertyNames::of(props),
+        properties: Arc::new(PropertyNames::of(props)),
     }
 }
 

@@ -529,6 +529,17 @@ impl StateMachine {
 }
 
 impl Controller {
+    /// Its name and warnings, without its parameters and layers: what a workspace opened
+    /// for a list keeps ([`Detail::List`](crate::workspace::Detail::List)).
+    pub fn summary(&self) -> Controller {
+        Controller {
+            name: self.name.clone(),
+            parameters: Vec::new(),
+            layers: Vec::new(),
+            warnings: self.warnings.clone(),
+        }
+    }
+
     /// Calls `f` on every clip motion of every layer.
     pub fn visit_clips_mut(&mut self, f: &mut dyn FnMut(&mut ClipMotion)) {
         for layer in &mut self.layers {

@@ -10,7 +10,8 @@ use super::extract::{Extracted, SerializedIndex};
 use super::objects::{ClipFound, Found, RigDraft};
 use super::scene::{BehaviourEntry, MaterialEntry, SceneIndex, ScriptEntry, SpriteEntry};
 use super::{
-    AvatarEntry, ClipEntry, ControllerEntry, LoadedFile, ObjectRef, PathNames, RigEntry, Workspace,
+    AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames, RigEntry,
+    Workspace,
 };
 use crate::behaviour::BehaviourData;
 use crate::container::ContainerKind;
@@ -46,9 +47,19 @@ pub(super) struct Builder {
     pub(super) known: HashSet<ObjectRef>,
     /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
     pub(super) shared: super::shared::Shared,
+    /// How much of each file is kept.
+    detail: Detail,
 }
 
 impl Builder {
+    /// An empty workspace that keeps `detail` of each file.
+    pub fn new(detail: Detail) -> Builder {
+        Builder {
+            detail,
+            ..Builder::default()
+        }
+    }
+
     /// Adds what one file on disk gave.
     pub fn add(&mut self, path: &Path, found: Extracted) {
         match found {
@@ -134,7 +145,10 @@ impl Builder {
                     name: c.name.clone(),
                     clips: Vec::new(),
                     unresolved_clips: 0,
-                    model: c.model.clone(),
+                    model: match (&c.model, self.detail) {
+                        (Ok(model), Detail::List) => Ok(model.summary()),
+                        (model, _) => model.clone(),
+                    },
                     overrides: None,
                 });
             }
@@ -338,10 +352,13 @@ impl Builder {
         }
         for found in scene.materials {
             match found.value {
-                Ok(data) => self.ws.materials.push(MaterialEntry {
-                    at: at(found.path_id),
-                    data,
-                }),
+                Ok(mut data) => {
+                    data.properties = self.shared.properties(data.properties);
+                    self.ws.materials.push(MaterialEntry {
+                        at: at(found.path_id),
+                        data,
+                    });
+                }
                 Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
             }
         }
@@ -358,7 +375,7 @@ impl Builder {
             match found.value {
                 Ok(data) => self.ws.scripts.push(ScriptEntry {
                     at: at(found.path_id),
-                    data,
+                    data: self.shared.script(data),
                 }),
                 Err(e) => self.note_unread(at(found.path_id), found.class_id, e),
             }

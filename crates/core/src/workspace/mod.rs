@@ -81,12 +81,29 @@ pub enum Detail {
     /// a shown rig draws from are opened in full on their own
     /// ([`Workspace::sources_for`]).
     Clips,
-    /// Only what `list` shows, for a fraction of the memory: a clip keeps its facts (name,
-    /// block counts, times, wrap mode, warnings) and the counts of what was dropped
+    /// Each clip's facts and each controller's state machine, for a fraction of the memory:
+    /// what `controller` and `animate` read. A clip keeps its facts (name, block counts,
+    /// times, wrap mode, warnings) and the counts of what was dropped
     /// ([`ClipData::summary_only`]) but not its curves; avatars are decoded in full (rigs
     /// then say whether they pose humanoid clips); no materials, sprites, behaviours or
     /// scripts.
     Summary,
+    /// Only what `list` prints: [`Detail::Summary`] less the state machines of the
+    /// controllers of binary files, which take more of a game's index than its clips do. Such
+    /// a controller keeps its name, its clips and its override pairs; its model keeps its
+    /// name and warnings, with no parameters or layers ([`Controller::summary`]). Whether
+    /// the model decoded is kept, so override controllers resolve as they do in a summary.
+    ///
+    /// [`Controller::summary`]: crate::animator::Controller::summary
+    List,
+}
+
+impl Detail {
+    /// Whether clips keep their facts only and no materials, sprites, behaviours or
+    /// scripts are read ([`Detail::Summary`] and [`Detail::List`]).
+    pub fn facts_only(self) -> bool {
+        matches!(self, Detail::Summary | Detail::List)
+    }
 }
 
 impl OpenOptions {
@@ -99,9 +116,9 @@ impl OpenOptions {
         }
     }
 
-    /// Whether clips keep only their facts (the workspace's `summaries` for `list`).
+    /// Whether clips keep only their facts ([`Detail::facts_only`]).
     pub fn summaries(&self) -> bool {
-        self.detail == Detail::Summary
+        self.detail.facts_only()
     }
 }
 
@@ -301,7 +318,7 @@ impl Workspace {
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
         let total = AtomicUsize::new(given.len());
-        let mut builder = merge::Builder::default();
+        let mut builder = merge::Builder::new(options.detail);
         // Assets the text files name by guid, opened on demand (not given, but found through
         // the project's `.meta` files).
         let mut opened = linked::Opened::new(&given);
@@ -351,7 +368,7 @@ impl Workspace {
 
     /// Opens one file from bytes already read (for embedding and tests).
     pub fn open_bytes(path: &Path, bytes: Vec<u8>, options: &OpenOptions) -> Workspace {
-        let mut builder = merge::Builder::default();
+        let mut builder = merge::Builder::new(options.detail);
         builder.add(
             path,
             extract::extract_bytes(path, bytes, options, &GuidIndexes::default()),

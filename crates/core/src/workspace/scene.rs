@@ -111,7 +111,8 @@ pub struct BehaviourEntry {
 #[derive(Clone, Debug)]
 pub struct ScriptEntry {
     pub at: ObjectRef,
-    pub data: ScriptData,
+    /// Shared by every equal copy of the script (each bundle holds its own).
+    pub data: Arc<ScriptData>,
 }
 
 /// Where a renderer's mesh comes from.
@@ -221,7 +222,7 @@ pub(super) struct SceneIndex {
     pub scripts: Vec<Found<ScriptData>>,
 }
 
-/// Reads every mesh and texture (and, unless [`Detail::Summary`], material, sprite,
+/// Reads every mesh and texture (and, unless [`Detail::facts_only`], material, sprite,
 /// MonoBehaviour and MonoScript) of `file`.
 /// Entries carry file index 0; the caller renumbers them.
 pub(super) fn read_scene(
@@ -229,7 +230,7 @@ pub(super) fn read_scene(
     streams: &dyn StreamSource,
     detail: Detail,
 ) -> SceneIndex {
-    let summaries = detail == Detail::Summary;
+    let summaries = detail.facts_only();
     let mut out = SceneIndex::default();
     for info in &file.objects {
         match info.class_id {

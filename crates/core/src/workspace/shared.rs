@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use super::PathNames;
 use crate::avatar::AvatarData;
+use crate::behaviour::ScriptData;
 use crate::humanoid::HumanoidRig;
+use crate::material::PropertyNames;
 use crate::rig::Skeleton;
 
 /// The shared copies met so far, found by a cheap key and confirmed equal in full.
@@ -17,6 +19,10 @@ pub(super) struct Shared {
     avatars: HashMap<(String, usize, usize), Vec<Arc<AvatarData>>>,
     names: HashMap<(usize, Option<u32>), Vec<PathNames>>,
     skeletons: HashMap<(usize, Option<u32>), Vec<Arc<Skeleton>>>,
+    /// Materials' property names, by how many there are and the first float's name.
+    properties: HashMap<(usize, Option<String>), Vec<Arc<PropertyNames>>>,
+    /// MonoScripts (every bundle whose behaviours run a script holds its own copy).
+    scripts: HashMap<String, Vec<Arc<ScriptData>>>,
     /// Humanoid rigs by the addresses of the shared avatar and skeleton they bind (both
     /// held in the buckets above for as long as this lives, so no address is reused).
     humanoids: HashMap<(usize, usize), Arc<HumanoidRig>>,
@@ -58,6 +64,19 @@ impl Shared {
             skeleton.joints.last().map(|j| j.path_hash),
         );
         share(self.skeletons.entry(key).or_default(), skeleton)
+    }
+
+    /// One copy of each equal list of a material's property names.
+    pub fn properties(&mut self, names: Arc<PropertyNames>) -> Arc<PropertyNames> {
+        let count = names.floats.len() + names.ints.len() + names.colors.len();
+        let key = (count + names.textures.len(), names.floats.first().cloned());
+        share(self.properties.entry(key).or_default(), names)
+    }
+
+    /// One copy of each equal MonoScript.
+    pub fn script(&mut self, script: ScriptData) -> Arc<ScriptData> {
+        let key = script.m_ClassName.clone();
+        share(self.scripts.entry(key).or_default(), Arc::new(script))
     }
 
     /// The humanoid rig already bound from this avatar to this skeleton (both shared

@@ -6,11 +6,16 @@
 use clipscope_authoring::controller::{AnimationClipOverride, AnimatorOverrideController};
 use clipscope_authoring::demo_controller::with_overrides;
 use clipscope_core::animator::{json, script};
-use clipscope_core::{OpenOptions, Workspace};
+use clipscope_core::{Detail, OpenOptions, Workspace};
 use rabex::objects::PPtr;
 
 /// The demo bundle with `Faster` over `Locomotion`, and `Orphan`, which names no base.
 fn workspace() -> Workspace {
+    workspace_with(Detail::Full)
+}
+
+/// [`workspace`], keeping `detail` of it.
+fn workspace_with(detail: Detail) -> Workspace {
     let bytes = with_overrides(|base| {
         let pair = |original: i64, with: i64| AnimationClipOverride {
             m_OriginalClip: PPtr::local(original),
@@ -34,7 +39,10 @@ fn workspace() -> Workspace {
     Workspace::open_bytes(
         std::path::Path::new("override.bundle"),
         bytes,
-        &OpenOptions::default(),
+        &OpenOptions {
+            detail,
+            ..OpenOptions::default()
+        },
     )
 }
 
@@ -144,6 +152,39 @@ fn an_override_controller_without_a_base_says_so() {
         "{:?}",
         ws.warnings
     );
+}
+
+/// What `list` opens (`Detail::List`) keeps every controller's name, clips and override
+/// pairs, and the warnings, as a summary does; a model keeps its name and warnings but no
+/// layers or parameters, and one that did not decode keeps its error.
+#[test]
+fn a_list_keeps_controllers_clips_and_overrides_but_not_their_state_machines() {
+    let (summary, list) = (
+        workspace_with(Detail::Summary),
+        workspace_with(Detail::List),
+    );
+    assert_eq!(list.warnings, summary.warnings);
+    assert_eq!(list.controllers.len(), 3, "{:?}", list.controllers);
+    for (l, s) in list.controllers.iter().zip(&summary.controllers) {
+        assert_eq!((l.at, &l.name), (s.at, &s.name));
+        assert_eq!(l.clips, s.clips, "{}", l.name);
+        assert_eq!(l.unresolved_clips, s.unresolved_clips, "{}", l.name);
+        assert_eq!(l.overrides, s.overrides, "{}", l.name);
+        match (&l.model, &s.model) {
+            (Ok(l_model), Ok(s_model)) => {
+                assert!(!s_model.layers.is_empty(), "{}: a summary's layers", l.name);
+                assert!(l_model.layers.is_empty() && l_model.parameters.is_empty());
+                assert_eq!(
+                    (&l_model.name, &l_model.warnings),
+                    (&s_model.name, &s_model.warnings)
+                );
+            }
+            (l_model, s_model) => assert_eq!(l_model.as_ref().err(), s_model.as_ref().err()),
+        }
+    }
+    let faster = list.controllers.iter().find(|c| c.name == "Faster");
+    let overrides = faster.and_then(|c| c.overrides.as_ref()).expect("resolved");
+    assert_eq!(overrides.pairs.len(), 2, "{overrides:?}");
 }
 
 /// `Faster` written as Unity's `.overrideController` text beside its base `.controller` and

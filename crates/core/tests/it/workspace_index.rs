@@ -270,6 +270,37 @@ fn a_character_copied_into_several_files_is_held_once() {
             assert!(!Arc::ptr_eq(&o.skeleton, &first.skeleton), "{detail:?}");
             assert_ne!(*o.skeleton, *first.skeleton);
         }
+        // Each copy's materials and scripts hold one shared list of property names and one
+        // shared script.
+        if detail != Detail::Summary {
+            let in_copies = |file: usize| ws.files[file].source.ends_with("morbman");
+            let materials: Vec<_> = ws
+                .materials
+                .iter()
+                .filter(|m| in_copies(m.at.file))
+                .collect();
+            assert!(materials.len() >= 3, "{detail:?}: {}", materials.len());
+            for m in &materials {
+                let twin = materials
+                    .iter()
+                    .find(|o| o.at.file != m.at.file && o.data.name == m.data.name);
+                let twin = twin.expect("the same material in another copy");
+                assert!(
+                    Arc::ptr_eq(&m.data.properties, &twin.data.properties),
+                    "{detail:?}"
+                );
+            }
+            let scripts: Vec<_> = ws.scripts.iter().filter(|s| in_copies(s.at.file)).collect();
+            for s in &scripts {
+                let twin = scripts
+                    .iter()
+                    .find(|o| o.at.file != s.at.file && o.data == s.data);
+                assert!(
+                    Arc::ptr_eq(&s.data, &twin.expect("another copy").data),
+                    "{detail:?}"
+                );
+            }
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
