@@ -102,14 +102,6 @@ impl Inputs {
         self.open_with(paths, Detail::Full)
     }
 
-    /// Opens the paths with every clip's curves but without meshes' vertices and textures'
-    /// pixels (the viewer opens the shown rig's files in full), with the options used.
-    #[cfg(feature = "viewer")]
-    fn open_clips(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
-        let options = self.options(Detail::Clips);
-        (progress::open(paths, &options), options)
-    }
-
     /// Opens the paths keeping each clip's facts but not its curves.
     fn open_summaries(&self, paths: &[PathBuf]) -> Workspace {
         self.open_with(paths, Detail::Summary)
@@ -123,10 +115,10 @@ impl Inputs {
     /// Opens the paths as an index: each clip's facts, its curves decoded again when
     /// needed ([`Workspace::decode_clips`]), with the options to decode them with. The
     /// LZMA containers' decompressed clip files wait on disk for that second reading
-    /// ([`spill_folder`]; where it cannot hold them, they are decompressed again).
+    /// ([`Spill::in_cache`]; where it cannot hold them, they are decompressed again).
     fn open_index(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
         let mut options = self.options(Detail::Index);
-        options.spill = Spill::new_in(&spill_folder()).ok().map(Arc::new);
+        options.spill = Spill::in_cache().ok().map(Arc::new);
         (progress::open(paths, &options), options)
     }
 
@@ -141,21 +133,6 @@ impl Inputs {
             spill: None,
         }
     }
-}
-
-/// Where a command without an output folder keeps its spill: the user's cache folder
-/// (`$XDG_CACHE_HOME/clipscope`, else `~/.cache/clipscope`), which lies on disk where the
-/// temporary folder is often memory (tmpfs); the temporary folder when there is no such
-/// folder and it cannot be made.
-fn spill_folder() -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
-    cache
-        .map(|c| c.join("clipscope"))
-        .filter(|dir| std::fs::create_dir_all(dir).is_ok())
-        .unwrap_or_else(std::env::temp_dir)
 }
 
 /// The one decoded clip named `name` (and with `path_id`, when given), or the exit code after

@@ -103,7 +103,7 @@ pub fn run(args: &ViewArgs) -> ExitCode {
             let demo = Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
             (demo, options)
         } else {
-            args.inputs.open_clips(&args.paths)
+            args.inputs.open_index(&args.paths)
         };
         if rig.given() && rig.find(&ws).is_none() {
             let wanted = RigWanted {

@@ -7,8 +7,35 @@ use bevy::prelude::*;
 use clipscope_core::check::RigReach;
 use clipscope_core::clip::ClipData;
 use clipscope_core::curve::WrapMode;
+use clipscope_core::export::ClipReach;
 use clipscope_core::humanoid::pose::humanoid_slot;
 use clipscope_core::workspace::{ObjectRef, RendererKind, Workspace};
+
+use super::library::Library;
+
+/// Which rigs list which clips, gathered once (not once per clip: a whole game has
+/// thousands of each), to weigh each clip against.
+struct Weigh<'a> {
+    ws: &'a Workspace,
+    reach: RigReach,
+}
+
+impl<'a> Weigh<'a> {
+    fn new(ws: &'a Workspace) -> Self {
+        Weigh {
+            ws,
+            reach: RigReach::of(&ws.rigs, None),
+        }
+    }
+
+    /// The kind of `clip`, the clip at `at`, and which rigs it plays on.
+    fn clip(&self, at: ObjectRef, clip: &ClipData) -> (Option<ClipKind>, Option<ClipReach>) {
+        (
+            Some(ClipKind::of(clip)),
+            Some(ClipReach::of(&self.reach, &self.ws.rigs, at, clip)),
+        )
+    }
+}
 
 /// What a clip animates, for the clip list's filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,31 +85,77 @@ impl ClipKind {
 }
 
 /// Per clip of the opened files (in [`Workspace::clips`] order): its kind (`None` for a clip
-/// that did not decode) and the rig it plays on.
+/// that did not decode) and which rigs it plays on.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct ClipIndex {
     pub kinds: Vec<Option<ClipKind>>,
-    pub rigs: Vec<Option<usize>>,
+    pub reach: Vec<Option<ClipReach>>,
 }
 
 impl ClipIndex {
-    /// The facts of every clip of `ws`.
+    /// The facts of every clip of `ws`, which holds their curves.
     pub fn new(ws: &Workspace) -> ClipIndex {
-        // Which rigs list which clips, gathered once (not once per clip: a whole game has
-        // thousands of each).
-        let reach = RigReach::of(&ws.rigs, None);
-        let (kinds, rigs) = ws
+        let weigh = Weigh::new(ws);
+        let (kinds, reach) = ws
             .clips
             .iter()
             .map(|c| match &c.data {
-                Ok(clip) => (
-                    Some(ClipKind::of(clip)),
-                    reach.pick(&ws.rigs, c.at, clip).map(|(i, _)| i),
-                ),
+                Ok(clip) => weigh.clip(c.at, clip),
                 Err(_) => (None, None),
             })
             .unzip();
-        ClipIndex { kinds, rigs }
+        ClipIndex { kinds, reach }
+    }
+
+    /// The facts of every clip of `library`: from its clips where it holds their curves,
+    /// else each file's clips decoded again, weighed and dropped, on every core (a whole
+    /// game's curves are never held at once).
+    pub fn weigh(library: &Library) -> ClipIndex {
+        let ws = &*library.main;
+        if library.holds_curves() {
+            return ClipIndex::new(ws);
+        }
+        let weigh = Weigh::new(ws);
+        let decoded: Vec<usize> = (0..ws.clips.len())
+            .filter(|&i| ws.clips[i].data.is_ok())
+            .collect();
+        let wanted: Vec<ObjectRef> = decoded.iter().map(|&i| ws.clips[i].at).collect();
+        let weighed = ws.map_clips(&wanted, library.options(), |_, c| {
+            c.data.as_ref().ok().map(|clip| weigh.clip(c.at, clip))
+        });
+        let mut index = ClipIndex {
+            kinds: vec![None; ws.clips.len()],
+            reach: vec![None; ws.clips.len()],
+        };
+        for (i, facts) in decoded.into_iter().zip(weighed) {
+            if let Some((kind, reach)) = facts {
+                (index.kinds[i], index.reach[i]) = (kind, reach);
+            }
+        }
+        index
+    }
+
+    /// The rig clip `i` plays on (the one `check` and `pose` pick).
+    pub fn rig(&self, i: usize) -> Option<usize> {
+        self.reach.get(i).copied().flatten().and_then(|r| r.picked)
+    }
+
+    /// The clips (indices into [`Workspace::clips`]) that play on rig `index` of `ws`: those
+    /// it lists, every humanoid clip where it is humanoid, and those picked for it
+    /// ([`ClipReach::plays_on`], as `export` chooses them).
+    pub fn playing_on(&self, ws: &Workspace, index: usize) -> Vec<usize> {
+        let Some(rig) = ws.rigs.get(index) else {
+            return Vec::new();
+        };
+        (0..ws.clips.len())
+            .filter(|&i| {
+                self.reach
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|r| r.plays_on(index, rig, rig.clips.contains(&ws.clips[i].at)))
+            })
+            .collect()
     }
 
     /// The clip a user would pick first in a folder of many (a whole game): on the rig with
@@ -91,8 +164,8 @@ impl ClipIndex {
     /// clip that decodes.
     pub fn first_look(&self, ws: &Workspace) -> Option<ObjectRef> {
         let mut counts = vec![0usize; ws.rigs.len()];
-        for r in self.rigs.iter().flatten() {
-            if let Some(c) = counts.get_mut(*r) {
+        for r in (0..self.reach.len()).filter_map(|i| self.rig(i)) {
+            if let Some(c) = counts.get_mut(r) {
                 *c += 1;
             }
         }
@@ -111,7 +184,7 @@ impl ClipIndex {
         };
         let on_rig = || {
             (0..ws.clips.len())
-                .filter(move |&i| self.rigs.get(i).copied().flatten() == Some(rig))
+                .filter(move |&i| self.rig(i) == Some(rig))
                 .filter_map(|i| Some((ws.clips[i].at, ws.clips[i].data.as_ref().ok()?)))
         };
         on_rig()
@@ -124,7 +197,7 @@ impl ClipIndex {
     /// (`usize::MAX`: none).
     pub fn group_of(&self, ws: &Workspace, clip: usize, by_rig: bool) -> usize {
         if by_rig {
-            self.rigs.get(clip).copied().flatten().unwrap_or(usize::MAX)
+            self.rig(clip).unwrap_or(usize::MAX)
         } else {
             ws.clips[clip].at.file
         }
@@ -187,13 +260,13 @@ mod tests {
         let index = ClipIndex::new(&demo);
         assert_eq!(index.kinds.len(), demo.clips.len());
         assert!(index.kinds.iter().all(|&k| k == Some(ClipKind::Legacy)));
-        assert!(index.rigs.iter().all(|&r| r == Some(0)));
+        assert!((0..index.reach.len()).all(|i| index.rig(i) == Some(0)));
         // The locomotion bundle's gaits are Mecanim clips on generic paths.
         let gaits = open("locomotion.bundle", locomotion_bytes().unwrap());
         let index = ClipIndex::new(&gaits);
         assert!(!index.kinds.is_empty());
         assert!(index.kinds.iter().all(|&k| k == Some(ClipKind::Generic)));
-        assert!(index.rigs.iter().all(|&r| r == Some(0)));
+        assert!((0..index.reach.len()).all(|i| index.rig(i) == Some(0)));
     }
 
     #[test]

@@ -59,7 +59,9 @@ pub fn blend_controller_pose(
 
 /// The blender for controller `index` of the opened files on rig `rig` of the rig files.
 fn bind(library: &Library, index: usize, rig: usize) -> Option<RigPose> {
-    let controller = UnityController::from_workspace(&library.main, index)?;
+    // Its clips decoded from their files when the files were opened as an index.
+    let controller =
+        UnityController::from_workspace_with(&library.main, index, |at| library.clips(at))?;
     let entry = library.main.rigs.get(rig)?;
     let pose = RigPose::new(PoseInputs {
         controller: controller.controller,

@@ -12,7 +12,7 @@ use super::ViewerOptions;
 use super::clip_index::ClipIndex;
 use super::scene::{Library, Selection};
 use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
-use clipscope_core::workspace::{Detail, OpenOptions, Workspace};
+use clipscope_core::workspace::{OpenOptions, Workspace};
 
 /// A load in progress.
 #[derive(Resource)]
@@ -30,8 +30,11 @@ pub enum LoadMessage {
         total: usize,
         file: String,
     },
+    /// The clips' kinds and rigs are being weighed (their files read again).
+    Weighing,
     Done {
         library: Library,
+        index: ClipIndex,
     },
 }
 
@@ -44,49 +47,39 @@ pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
     ));
 }
 
-/// Opens `paths` on a thread (or hands over `opened`, the files the CLI already opened):
-/// every clip in full, meshes and textures without their vertices and pixels
-/// ([`Detail::Clips`]; the shown rig's files are opened in full when it is shown). The
-/// built-in demo is opened in full.
+/// Opens `paths` on a thread (or takes `opened`, the files the CLI already opened) as an
+/// index ([`Library::open_index`]: clips are decoded when shown, the shown rig's files
+/// opened in full when it is shown), then weighs every clip's kind and rig
+/// ([`ClipIndex::weigh`]). The built-in demo is opened in full.
 pub fn spawn_load(
     paths: Vec<PathBuf>,
     opened: Option<Library>,
     unity_version: Option<String>,
 ) -> Loading {
     let (tx, rx) = channel();
-    if let Some(library) = opened {
-        let _ = tx.send(LoadMessage::Done { library });
-        return Loading {
-            rx: std::sync::Mutex::new(rx),
-            done: 0,
-            total: 0,
-            current: String::new(),
-        };
-    }
     std::thread::spawn(move || {
-        let library = if paths.is_empty() {
-            let options = OpenOptions {
-                unity_version,
-                ..OpenOptions::default()
-            };
-            let demo = Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
-            Library::new(Arc::new(demo), options)
-        } else {
-            let options = OpenOptions {
-                unity_version,
-                detail: Detail::Clips,
-                ..OpenOptions::default()
-            };
-            let main = Workspace::open_with_progress(&paths, &options, |done, total, file| {
+        let library = match opened {
+            Some(library) => library,
+            None if paths.is_empty() => {
+                let options = OpenOptions {
+                    unity_version,
+                    ..OpenOptions::default()
+                };
+                let demo =
+                    Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
+                Library::new(Arc::new(demo), options)
+            }
+            None => Library::open_index(&paths, unity_version, |done, total, file| {
                 let _ = tx.send(LoadMessage::Progress {
                     done,
                     total,
                     file: file.display().to_string(),
                 });
-            });
-            Library::new(Arc::new(main), options)
+            }),
         };
-        let _ = tx.send(LoadMessage::Done { library });
+        let _ = tx.send(LoadMessage::Weighing);
+        let index = ClipIndex::weigh(&library);
+        let _ = tx.send(LoadMessage::Done { library, index });
     });
     Loading {
         rx: std::sync::Mutex::new(rx),
@@ -115,14 +108,18 @@ pub fn poll_loading(
             LoadMessage::Progress { done, total, file } => {
                 (loading.done, loading.total, loading.current) = (done, total, file);
             }
-            LoadMessage::Done { library } => finished = Some(library),
+            LoadMessage::Weighing => {
+                loading.current = "(reading the clips again for their kinds and rigs)".into();
+            }
+            LoadMessage::Done { library, index } => finished = Some((library, index)),
         }
     }
-    let Some(library) = finished else { return };
+    let Some((library, index)) = finished else {
+        return;
+    };
     for e in &library.main.errors {
         error!("{e}");
     }
-    let index = ClipIndex::new(&library.main);
     selection.clip = match options.clip.as_deref() {
         Some(name) => super::scene::initial_clip(&library.main, Some(name)),
         None => index.first_look(&library.main),

@@ -87,17 +87,17 @@ pub fn update_reference_diff(
     let (Some(shown), Some(at), Some(library)) = (&scene.clip, selection.reference, library) else {
         return;
     };
-    let Some(reference) = library.main.clip(at).and_then(|c| c.data.as_ref().ok()) else {
+    let Some(reference) = library.clip(at) else {
         return;
     };
-    let diff = diff_clips(shown, reference);
+    let diff = diff_clips(shown, &reference);
     state.by_curve = diff
         .curves
         .iter()
         .enumerate()
         .map(|(n, c)| (c.a_index, n))
         .collect();
-    state.reference = Some((at, Arc::new(reference.clone())));
+    state.reference = Some((at, reference));
     state.diff = Some(diff);
 }
 

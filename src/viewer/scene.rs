@@ -221,9 +221,11 @@ pub fn rebuild_scene(
         commands.entity(root).despawn();
     }
     let Some(at) = selection.clip else { return };
-    let Some(data) = library.main.clip(at).and_then(|c| c.data.as_ref().ok()) else {
+    // Decoded from its file when the files were opened as an index.
+    let Some(clip) = library.clip(at) else {
         return;
     };
+    let data = &*clip;
     let rig = choose_rig(&library, at, data, selection.rig);
     let root = spawn_rig(&mut commands, &rig.skeleton);
     if let Some(humanoid) = &rig.humanoid {
@@ -235,7 +237,7 @@ pub fn rebuild_scene(
             mirror: selection.mirror_mode(),
         });
     }
-    let direct = DirectClip::new(Arc::new(data.clone()));
+    let direct = DirectClip::new(Arc::clone(&clip));
     let handle = clips.add(direct.bevy_clip());
     let loaded = LoadedClip::from_direct(
         data.name.clone(),

@@ -54,14 +54,33 @@ pub struct UnityController {
 impl UnityController {
     /// Controller `index` of `ws` with its leaf clips, or `None` when it did not decode.
     pub fn from_workspace(ws: &Workspace, index: usize) -> Option<UnityController> {
+        UnityController::from_workspace_with(ws, index, |wanted| {
+            wanted
+                .iter()
+                .map(|&at| {
+                    let data = ws.clip(at)?.data.as_ref().ok()?;
+                    Some(Arc::new(data.clone()))
+                })
+                .collect()
+        })
+    }
+
+    /// [`UnityController::from_workspace`], its leaf clips given by `clips` (the clips at
+    /// the references asked for, in order; `None` for one that is not there): for a
+    /// workspace that keeps only its clips' facts and decodes them when asked.
+    pub fn from_workspace_with(
+        ws: &Workspace,
+        index: usize,
+        clips: impl FnOnce(&[ObjectRef]) -> Vec<Option<Arc<ClipData>>>,
+    ) -> Option<UnityController> {
         let entry = ws.controllers.get(index)?;
         let model = entry.model.as_ref().ok()?;
-        let clips = model_clips(model)
-            .into_iter()
-            .filter_map(|at: ObjectRef| {
-                let data = ws.clip(at)?.data.as_ref().ok()?;
-                Some(((at.file, at.path_id), Arc::new(data.clone())))
-            })
+        let wanted: Vec<ObjectRef> = model_clips(model).into_iter().collect();
+        let found = clips(&wanted);
+        let clips = wanted
+            .iter()
+            .zip(found)
+            .filter_map(|(at, data)| Some(((at.file, at.path_id), data?)))
             .collect();
         Some(UnityController {
             name: entry.name.clone(),

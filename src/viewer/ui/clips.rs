@@ -4,6 +4,10 @@
 //! kind; the shown clip is scrolled into view when it is picked from the command line or
 //! the rig changes. Files that could not be read are listed under "problems" with why.
 
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
 use bevy_egui::egui;
 
 use crate::viewer::clip_index::{ClipIndex, ClipKind};
@@ -25,9 +29,10 @@ pub fn cut_middle(text: &str, max: usize) -> String {
     format!("{head}…{tail}")
 }
 
-/// A file's label: its file name, with the inner file where its container holds several;
-/// and its full location, for the hover text.
-pub fn file_label(ws: &Workspace, file: usize) -> (String, String) {
+/// A file's label: its file name, with the inner file where its container holds several
+/// (`siblings`: how many opened files share its file on disk); and its full location, for
+/// the hover text.
+pub fn file_label(ws: &Workspace, file: usize, siblings: usize) -> (String, String) {
     let Some(f) = ws.files.get(file) else {
         return (String::new(), String::new());
     };
@@ -35,7 +40,6 @@ pub fn file_label(ws: &Workspace, file: usize) -> (String, String) {
         || f.source.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let siblings = ws.files.iter().filter(|o| o.source == f.source).count();
     let label = if siblings > 1 && !f.inner.is_empty() {
         format!("{name} / {}", f.inner)
     } else {
@@ -44,7 +48,44 @@ pub fn file_label(ws: &Workspace, file: usize) -> (String, String) {
     (cut_middle(&label, NAME_CHARS), f.location())
 }
 
-/// The clip list with its search box, kind filter, grouping and problems.
+/// A line of the clip list: a group's header or a clip (an index into the workspace's
+/// clips).
+#[derive(Clone, Debug, PartialEq)]
+enum Row {
+    Group {
+        key: usize,
+        title: String,
+        hover: String,
+        open: bool,
+    },
+    Clip(usize),
+}
+
+/// What the list's lines were made from: they are made again only when one changes, so a
+/// whole game's 20,000 clips cost nothing on the frames between.
+#[derive(Clone, Debug, PartialEq)]
+struct RowsKey {
+    /// The workspace (its address) and its number of clips.
+    workspace: (usize, usize),
+    filter: String,
+    kind: Option<ClipKind>,
+    by_rig: bool,
+    closed: Vec<usize>,
+}
+
+/// The list's lines, kept in egui's memory between frames.
+#[derive(Clone, Default)]
+struct ListState {
+    key: Option<Arc<RowsKey>>,
+    rows: Arc<Vec<Row>>,
+    /// The groups folded shut, for the current grouping (sorted).
+    closed: Vec<usize>,
+    by_rig: bool,
+}
+
+/// The clip list with its search box, kind filter, grouping and problems. Only the lines in
+/// view are drawn, and the lines are made again only when the filter, the grouping or a
+/// fold changes.
 pub fn files_and_clips(
     ui: &mut egui::Ui,
     library: &Library,
@@ -71,75 +112,143 @@ pub fn files_and_clips(
     });
     let ws = &library.main;
     pinned_reference(ui, library, selection);
-    let shown = index.listed(
-        ws,
-        &selection.filter,
-        selection.kind,
-        selection.group_by_rig,
-    );
+    let id = ui.id().with("clip list");
+    let mut state: ListState = ui.data_mut(|d| d.get_temp(id)).unwrap_or_default();
+    if state.by_rig != selection.group_by_rig {
+        state.closed.clear();
+        state.by_rig = selection.group_by_rig;
+    }
+    let key = RowsKey {
+        workspace: (Arc::as_ptr(ws) as usize, ws.clips.len()),
+        filter: selection.filter.clone(),
+        kind: selection.kind,
+        by_rig: selection.group_by_rig,
+        closed: state.closed.clone(),
+    };
+    if state.key.as_deref() != Some(&key) {
+        state.rows = Arc::new(rows(ws, index, &key));
+        state.key = Some(Arc::new(key));
+    }
+    let rows = Arc::clone(&state.rows);
     let scroll = std::mem::take(&mut selection.scroll_to_clip);
-    egui::ScrollArea::vertical()
+    let row_height = ui.spacing().interact_size.y;
+    let mut area = egui::ScrollArea::vertical()
         .id_salt("clips")
-        .max_height(ui.available_height() * 0.8)
-        .show(ui, |ui| {
-            for (key, title, hover) in groups(ws, index, &shown, selection.group_by_rig) {
-                let members: Vec<usize> = shown
-                    .iter()
-                    .copied()
-                    .filter(|&i| index.group_of(ws, i, selection.group_by_rig) == key)
-                    .collect();
-                egui::CollapsingHeader::new(title)
-                    .id_salt((selection.group_by_rig, key))
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        for i in members {
-                            clip_row(ui, &ws.clips[i], selection, scroll);
+        .auto_shrink([false, true])
+        .max_height(ui.available_height() * 0.8);
+    let shown_row = || {
+        let at = selection.clip?;
+        let i = ws.clips.iter().position(|c| c.at == at)?;
+        rows.iter().position(|r| *r == Row::Clip(i))
+    };
+    if let Some(row) = shown_row().filter(|_| scroll) {
+        // Only the lines in view are drawn, so the shown clip is scrolled to by its place.
+        let step = row_height + ui.spacing().item_spacing.y;
+        let centre = ui.available_height() * 0.4;
+        area = area.vertical_scroll_offset((row as f32 * step - centre).max(0.0));
+    }
+    area.show_rows(ui, row_height, rows.len(), |ui, range| {
+        // One line each: the list is laid out by lines of one height.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+        for row in &rows[range] {
+            match row {
+                Row::Group {
+                    key,
+                    title,
+                    hover,
+                    open,
+                } => {
+                    let arrow = if *open { "⏷" } else { "⏵" };
+                    let header = ui
+                        .selectable_label(
+                            false,
+                            egui::RichText::new(format!("{arrow} {title}")).strong(),
+                        )
+                        .on_hover_text(hover);
+                    if header.clicked() {
+                        match state.closed.binary_search(key) {
+                            Ok(at) => {
+                                state.closed.remove(at);
+                            }
+                            Err(at) => state.closed.insert(at, *key),
                         }
-                    })
-                    .header_response
-                    .on_hover_text(hover);
+                    }
+                }
+                Row::Clip(i) => {
+                    ui.horizontal(|ui| {
+                        ui.add_space(ui.spacing().indent);
+                        clip_row(ui, &ws.clips[*i], selection);
+                    });
+                }
             }
-        });
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(id, state));
     problems(ui, ws);
 }
 
-/// The groups that hold a shown clip, in order: (key, title, hover text).
-fn groups(
+/// The list's lines: each group that holds a listed clip, then its clips unless it is folded
+/// shut.
+fn rows(ws: &Workspace, index: &ClipIndex, key: &RowsKey) -> Vec<Row> {
+    let listed = index.listed(ws, &key.filter, key.kind, key.by_rig);
+    // How many opened files each file on disk holds, counted once.
+    let mut siblings: HashMap<&Path, usize> = HashMap::new();
+    for f in &ws.files {
+        *siblings.entry(f.source.as_path()).or_default() += 1;
+    }
+    let mut out = Vec::with_capacity(listed.len() * 2);
+    // `listed` is in group order: each group is a run of it.
+    for run in listed
+        .chunk_by(|&a, &b| index.group_of(ws, a, key.by_rig) == index.group_of(ws, b, key.by_rig))
+    {
+        let group = index.group_of(ws, run[0], key.by_rig);
+        let (title, hover) = group_title(ws, group, key.by_rig, &siblings);
+        let open = key.closed.binary_search(&group).is_err();
+        out.push(Row::Group {
+            key: group,
+            title,
+            hover,
+            open,
+        });
+        if open {
+            out.extend(run.iter().map(|&i| Row::Clip(i)));
+        }
+    }
+    out
+}
+
+/// A group's title and hover text: its file, or the rig its clips play on.
+fn group_title(
     ws: &Workspace,
-    index: &ClipIndex,
-    shown: &[usize],
+    key: usize,
     by_rig: bool,
-) -> Vec<(usize, String, String)> {
-    let mut keys: Vec<usize> = shown
-        .iter()
-        .map(|&i| index.group_of(ws, i, by_rig))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.into_iter()
-        .map(|key| {
-            if !by_rig {
-                let (label, location) = file_label(ws, key);
-                return (key, label, location);
-            }
-            match ws.rigs.get(key) {
-                Some(rig) => {
-                    let (file, location) = file_label(ws, rig.at.file);
-                    let title = format!("plays on {}", cut_middle(&rig.name, NAME_CHARS));
-                    (key, title, format!("{} in {file} ({location})", rig.name))
-                }
-                None => (
-                    key,
-                    "no rig found".to_string(),
-                    "no opened rig matches these clips' paths".to_string(),
-                ),
-            }
-        })
-        .collect()
+    siblings: &HashMap<&Path, usize>,
+) -> (String, String) {
+    let count = |file: usize| {
+        ws.files
+            .get(file)
+            .and_then(|f| siblings.get(f.source.as_path()))
+            .copied()
+            .unwrap_or(1)
+    };
+    if !by_rig {
+        return file_label(ws, key, count(key));
+    }
+    match ws.rigs.get(key) {
+        Some(rig) => {
+            let (file, location) = file_label(ws, rig.at.file, count(rig.at.file));
+            let title = format!("plays on {}", cut_middle(&rig.name, NAME_CHARS));
+            (title, format!("{} in {file} ({location})", rig.name))
+        }
+        None => (
+            "no rig found".to_string(),
+            "no opened rig matches these clips' paths".to_string(),
+        ),
+    }
 }
 
 /// One clip's row: the pin button and its name, kind of wrap and length.
-fn clip_row(ui: &mut egui::Ui, entry: &ClipEntry, selection: &mut Selection, scroll: bool) {
+fn clip_row(ui: &mut egui::Ui, entry: &ClipEntry, selection: &mut Selection) {
     let selected = selection.clip == Some(entry.at);
     let clip = match &entry.data {
         Ok(clip) => clip,
@@ -163,9 +272,6 @@ fn clip_row(ui: &mut egui::Ui, entry: &ClipEntry, selection: &mut Selection, scr
         let row = ui
             .selectable_label(selected, text)
             .on_hover_text(&clip.name);
-        if selected && scroll {
-            row.scroll_to_me(Some(egui::Align::Center));
-        }
         if row.clicked() && !selected {
             selection.clip = Some(entry.at);
             selection.joint = None;
@@ -202,7 +308,7 @@ fn pinned_reference(ui: &mut egui::Ui, library: &Library, selection: &mut Select
         return;
     };
     let name = library.main.clip(at).map_or("?", |c| c.name.as_str());
-    let (_, file) = file_label(&library.main, at.file);
+    let (_, file) = file_label(&library.main, at.file, 1);
     ui.horizontal(|ui| {
         ui.label(format!("reference: {}", cut_middle(name, NAME_CHARS)))
             .on_hover_text(file);

@@ -7,10 +7,9 @@ use std::path::Path;
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use crate::viewer::clip_index::ClipIndex;
 use crate::viewer::scene::{Library, SceneState, Selection};
-use clipscope_core::export::{
-    ExportOptions, Mode, clips_playing_on, decoded_clips, default_file_name, write_clips,
-};
+use clipscope_core::export::{ExportOptions, Mode, decoded_clips, default_file_name, write_clips};
 use clipscope_core::workspace::ObjectRef;
 
 /// What the export section remembers between frames.
@@ -39,7 +38,13 @@ impl ExportPanel {
 }
 
 /// Writes the rig to the panel's path; the result goes to the panel.
-fn run(library: &Library, index: usize, selection: &Selection, panel: &mut ExportPanel) {
+fn run(
+    library: &Library,
+    clips: &ClipIndex,
+    index: usize,
+    selection: &Selection,
+    panel: &mut ExportPanel,
+) {
     let options = ExportOptions {
         mode: if panel.exact {
             Mode::Exact
@@ -50,11 +55,12 @@ fn run(library: &Library, index: usize, selection: &Selection, panel: &mut Expor
         ..ExportOptions::default()
     };
     let path = Path::new(panel.path.trim());
-    // The clips are chosen on every opened file; the rig and those clips are then written
-    // from their files opened in full.
-    let playing: Vec<ObjectRef> = clips_playing_on(&library.main, index)
-        .iter()
-        .map(|c| c.at)
+    // The clips are chosen on every opened file (as they were weighed when the files were
+    // opened); the rig and those clips are then written from their files opened in full.
+    let playing: Vec<ObjectRef> = clips
+        .playing_on(&library.main, index)
+        .into_iter()
+        .map(|i| library.main.clips[i].at)
         .collect();
     let Some(full) = library.in_full(index, &playing) else {
         panel.result = Some(Err("the rig's files could not be opened again".into()));
@@ -81,12 +87,12 @@ fn run(library: &Library, index: usize, selection: &Selection, panel: &mut Expor
 /// The section: path, button, and the last result.
 pub fn export_section(
     ui: &mut egui::Ui,
-    library: Option<&Library>,
+    library: Option<(&Library, &ClipIndex)>,
     scene: &SceneState,
     selection: &Selection,
     panel: &mut ExportPanel,
 ) {
-    let (Some(library), Some(index)) = (library, scene.rig_index) else {
+    let (Some((library, clips)), Some(index)) = (library, scene.rig_index) else {
         ui.label(
             "Export glTF: the rig is built from the clip's paths; open its model to export it",
         );
@@ -112,7 +118,7 @@ pub fn export_section(
                     )
                     .clicked()
                 {
-                    run(library, index, selection, panel);
+                    run(library, clips, index, selection, panel);
                 }
             });
             match &panel.result {

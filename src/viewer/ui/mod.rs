@@ -83,7 +83,7 @@ pub fn panels(
         .show(&mut root, |ui| {
             side::rig_panel(
                 ui,
-                library.as_deref(),
+                library.as_deref().map(|l| (l, &*index)),
                 &scene,
                 &mut selection,
                 &playbacks,

@@ -5,6 +5,7 @@
 use bevy::prelude::*;
 use bevy_egui::egui;
 
+use crate::viewer::clip_index::ClipIndex;
 use crate::viewer::reference::ReferenceDiff;
 use crate::viewer::root_motion::RootMotionMode;
 use crate::viewer::scene::{Library, SceneState, Selection};
@@ -16,7 +17,7 @@ use clipscope_core::rig::Skeleton;
 /// The rig panel.
 pub fn rig_panel(
     ui: &mut egui::Ui,
-    library: Option<&Library>,
+    library: Option<(&Library, &ClipIndex)>,
     scene: &SceneState,
     selection: &mut Selection,
     playbacks: &Query<&mut UnityPlayback>,
@@ -28,7 +29,7 @@ pub fn rig_panel(
         return;
     };
     ui.heading(format!("Rig: {}", scene.rig_name));
-    if let Some(library) = library {
+    if let Some((library, _)) = library {
         rig_list(ui, library, scene, selection);
     }
     ui.horizontal(|ui| {

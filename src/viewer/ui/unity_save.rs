@@ -1,7 +1,8 @@
 //! "Save as Unity .anim" for the shown clip and "Save controller" for the controller panel's
 //! controller: a folder (default `unity` in the working directory) and a button that writes
-//! through [`clipscope_core::yaml_write::write_anim`] and [`clipscope_core::yaml_write::write_controller`] (the
-//! functions `clipscope unity` calls), each file with its `.meta`, then the report's line.
+//! through [`clipscope_core::yaml_write::write_anim_of`] and
+//! [`clipscope_core::yaml_write::write_controller`] (the functions `clipscope unity` calls),
+//! each file with its `.meta`, then the report's line.
 
 use std::path::Path;
 
@@ -9,11 +10,12 @@ use bevy_egui::egui;
 
 use crate::viewer::library::Library;
 use crate::viewer::scene::Selection;
+use clipscope_core::workspace::ObjectRef;
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
-    ANIM_FILE_ID, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, WriteOptions, write_anim,
-    write_controller,
+    ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, WriteOptions,
+    write_anim_of, write_controller,
 };
 
 /// What the section remembers between frames (kept in egui's memory).
@@ -32,12 +34,22 @@ impl Default for SaveState {
     }
 }
 
+/// The clip at `at` as `.anim` text, decoded from its file when the files were opened as an
+/// index.
+fn write_one(library: &Library, names: &NameBook, at: ObjectRef) -> Result<AnimText, String> {
+    let ws = &library.main;
+    let clip = library
+        .clip(at)
+        .ok_or_else(|| format!("the clip (path id {}) did not decode", at.path_id))?;
+    write_anim_of(ws, names, at, &clip, &WriteOptions::default()).map_err(|e| e.to_string())
+}
+
 /// Writes the selected clip into `folder`; the report's line or the error.
 fn save(library: &Library, selection: &Selection, folder: &str) -> Result<String, String> {
     let at = selection.clip.ok_or("no clip is shown")?;
     let ws = &library.main;
     let names = NameBook::build(ws);
-    let anim = write_anim(ws, &names, at, &WriteOptions::default()).map_err(|e| e.to_string())?;
+    let anim = write_one(library, &names, at)?;
     let dir = Path::new(folder.trim());
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let stem = safe_file_name(&anim.name);
@@ -129,8 +141,7 @@ fn save_controller(library: &Library, index: usize, folder: &str) -> Result<Stri
     let names = NameBook::build(ws);
     let mut clips_written = 0;
     for &at in &controller.clips {
-        let anim =
-            write_anim(ws, &names, at, &WriteOptions::default()).map_err(|e| e.to_string())?;
+        let anim = write_one(library, &names, at)?;
         write_with_meta(
             dir,
             &anim.name,

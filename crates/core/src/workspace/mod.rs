@@ -77,9 +77,8 @@ pub enum Detail {
     Index,
     /// Every clip in full (its curves, bindings and events), and everything else as
     /// [`Detail::Index`] keeps it: meshes and textures without their vertices and pixels,
-    /// which take most of a game's memory. What the viewer opens a whole game with; the files
-    /// a shown rig draws from are opened in full on their own
-    /// ([`Workspace::sources_for`]).
+    /// which take most of a game's memory; the files a rig draws from can be opened in full
+    /// on their own ([`Workspace::sources_for`]).
     Clips,
     /// Each clip's facts and each controller's state machine, for a fraction of the memory:
     /// what `controller` and `animate` read. A clip keeps its facts (name, block counts,

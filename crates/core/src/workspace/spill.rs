@@ -17,6 +17,7 @@ use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::blob::Blob;
 
@@ -53,10 +54,28 @@ pub(super) struct Taken {
 }
 
 impl Spill {
-    /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>`) and
+    /// A new, empty spill in the user's cache folder (`$XDG_CACHE_HOME/clipscope`, else
+    /// `~/.cache/clipscope`), which lies on disk where the temporary folder is often memory
+    /// (tmpfs); in the temporary folder when there is no such folder and it cannot be made.
+    pub fn in_cache() -> std::io::Result<Spill> {
+        let cache = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+        let folder = cache
+            .map(|c| c.join("clipscope"))
+            .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+            .unwrap_or_else(std::env::temp_dir);
+        Spill::new_in(&folder)
+    }
+
+    /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>-<n>`) and
     /// unlinked at once, so that it is on `parent`'s disk but in no folder.
     pub fn new_in(parent: &Path) -> std::io::Result<Spill> {
-        let path = parent.join(format!(".clipscope-spill-{}", std::process::id()));
+        // Numbered: a process may hold several (the viewer opens one per load).
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, Ordering::Relaxed);
+        let path = parent.join(format!(".clipscope-spill-{}-{n}", std::process::id()));
         let file = File::options()
             .read(true)
             .write(true)
