@@ -134,7 +134,6 @@ pub fn files_and_clips(
     let row_height = ui.spacing().interact_size.y;
     let mut area = egui::ScrollArea::vertical()
         .id_salt("clips")
-        .auto_shrink([false, true])
         .max_height(ui.available_height() * 0.8);
     let shown_row = || {
         let at = selection.clip?;
@@ -338,6 +337,78 @@ fn pin_button(ui: &mut egui::Ui, at: ObjectRef, selection: &mut Selection) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clipscope_authoring::shared_data::data;
+    use clipscope_core::{Detail, OpenOptions};
+
+    /// The list's lines on the shared binary files: each file a header followed by its clips
+    /// in order, every clip once; a folded file keeps its header and hides its clips; the
+    /// search keeps the matching clips and their headers; grouped by rig, the headers name
+    /// the rigs the clips play on.
+    #[test]
+    fn the_list_is_a_header_per_group_with_its_clips_and_a_fold_hides_them() {
+        let Some(binary) = data("binary") else {
+            return;
+        };
+        let options = OpenOptions {
+            detail: Detail::Full,
+            ..OpenOptions::default()
+        };
+        let ws = Workspace::open(&[binary], &options);
+        let index = ClipIndex::new(&ws);
+        let key = |filter: &str, by_rig: bool, closed: Vec<usize>| RowsKey {
+            workspace: (0, ws.clips.len()),
+            filter: filter.into(),
+            kind: None,
+            by_rig,
+            closed,
+        };
+        let all = rows(&ws, &index, &key("", false, Vec::new()));
+        let mut seen = vec![0; ws.clips.len()];
+        let mut groups = Vec::new();
+        for row in &all {
+            match row {
+                Row::Group { key, open, .. } => {
+                    assert!(*open);
+                    groups.push(*key);
+                }
+                Row::Clip(i) => {
+                    assert_eq!(Some(&ws.clips[*i].at.file), groups.last(), "{i}");
+                    seen[*i] += 1;
+                }
+            }
+        }
+        assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+        assert!(groups.len() >= 5 && groups.is_sorted(), "{groups:?}");
+        let folded = rows(&ws, &index, &key("", false, vec![groups[0]]));
+        let hidden = ws.clips.iter().filter(|c| c.at.file == groups[0]).count();
+        assert_eq!(folded.len(), all.len() - hidden);
+        assert!(matches!(&folded[0], Row::Group { open: false, .. }));
+        let name = ws.clips[0].name.to_uppercase();
+        let found = rows(&ws, &index, &key(&name, false, Vec::new()));
+        assert!(found.contains(&Row::Clip(0)) && found.len() < all.len());
+        for row in &found {
+            if let Row::Clip(i) = row {
+                assert!(ws.clips[*i].name.to_uppercase().contains(&name));
+            }
+        }
+        let by_rig = rows(&ws, &index, &key("", true, Vec::new()));
+        assert_eq!(
+            by_rig.len(),
+            all.len() - groups.len()
+                + by_rig
+                    .iter()
+                    .filter(|r| matches!(r, Row::Group { .. }))
+                    .count()
+        );
+        for row in &by_rig {
+            if let Row::Group { key, title, .. } = row {
+                match ws.rigs.get(*key) {
+                    Some(rig) => assert!(title.contains(&rig.name), "{title}"),
+                    None => assert_eq!(title, "no rig found"),
+                }
+            }
+        }
+    }
 
     #[test]
     fn long_names_are_cut_in_the_middle() {
