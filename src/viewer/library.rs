@@ -125,11 +125,13 @@ impl Library {
     /// `paths` opened as the viewer opens a folder: an index ([`Detail::Index`]) whose
     /// LZMA containers' decompressed clip files wait on disk for the clips' second reading
     /// ([`Spill::in_cache`](clipscope_core::workspace::Spill::in_cache)), `progress(done,
-    /// total, file)` called as each file is read.
+    /// total, file)` called as each file is read and `clips(file, names)` as each file's
+    /// clips are taken in ([`Workspace::open_listing`]).
     pub fn open_index(
         paths: &[PathBuf],
         unity_version: Option<String>,
         progress: impl Fn(usize, usize, &std::path::Path) + Sync,
+        clips: impl FnMut(&std::path::Path, &[&str]),
     ) -> Library {
         let options = OpenOptions {
             unity_version,
@@ -138,7 +140,7 @@ impl Library {
                 .ok()
                 .map(Arc::new),
         };
-        let main = Workspace::open_with_progress(paths, &options, progress);
+        let main = Workspace::open_listing(paths, &options, progress, clips);
         Library::new(Arc::new(main), options)
     }
 
@@ -203,7 +205,20 @@ mod tests {
             return;
         };
         let paths = [binary];
-        let library = Library::open_index(&paths, None, |_, _, _| {});
+        let mut found = Vec::new();
+        let library = Library::open_index(
+            &paths,
+            None,
+            |_, _, _| {},
+            |_, names| {
+                found.extend(names.iter().map(|n| n.to_string()));
+            },
+        );
+        let names: Vec<&str> = library.main.clips.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            found, names,
+            "every clip listed as its file is read, in order"
+        );
         let full = Workspace::open(&paths, &OpenOptions::default());
         assert!(!library.holds_curves());
         assert_eq!(library.main.clips.len(), full.clips.len());

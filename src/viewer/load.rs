@@ -2,8 +2,8 @@
 //! onto the window.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 
 use bevy::prelude::*;
 use bevy::window::FileDragAndDrop;
@@ -17,10 +17,41 @@ use clipscope_core::workspace::{OpenOptions, Workspace};
 /// A load in progress.
 #[derive(Resource)]
 pub struct Loading {
-    pub rx: std::sync::Mutex<Receiver<LoadMessage>>,
+    pub rx: Mutex<Receiver<LoadMessage>>,
     pub done: usize,
     pub total: usize,
     pub current: String,
+    /// The clips of the files read so far, listed while the others are read.
+    pub found: FoundSoFar,
+}
+
+/// The clip names of the files read so far.
+#[derive(Default)]
+pub struct FoundSoFar {
+    /// The files that held clips, as shown.
+    pub files: Vec<String>,
+    /// (file in `files`, name, name in lower case for the search), in the files' order.
+    pub clips: Vec<(usize, String, String)>,
+}
+
+impl FoundSoFar {
+    /// The clips (indices into `clips`) whose names contain `filter`, in any case.
+    pub fn matching(&self, filter: &str) -> Vec<usize> {
+        let filter = filter.to_lowercase();
+        (0..self.clips.len())
+            .filter(|&i| self.clips[i].2.contains(&filter))
+            .collect()
+    }
+
+    /// Takes in the clips of one file.
+    fn add(&mut self, file: String, clips: Vec<String>) {
+        let f = self.files.len();
+        self.files.push(file);
+        self.clips.extend(clips.into_iter().map(|name| {
+            let lower = name.to_lowercase();
+            (f, name, lower)
+        }));
+    }
 }
 
 /// What the loading thread reports.
@@ -29,6 +60,11 @@ pub enum LoadMessage {
         done: usize,
         total: usize,
         file: String,
+    },
+    /// The clips of one more file, as it is taken in.
+    Found {
+        file: String,
+        clips: Vec<String>,
     },
     /// The clips' kinds and rigs are being weighed (their files read again).
     Weighing,
@@ -69,23 +105,34 @@ pub fn spawn_load(
                     Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
                 Library::new(Arc::new(demo), options)
             }
-            None => Library::open_index(&paths, unity_version, |done, total, file| {
-                let _ = tx.send(LoadMessage::Progress {
-                    done,
-                    total,
-                    file: file.display().to_string(),
-                });
-            }),
+            None => Library::open_index(
+                &paths,
+                unity_version,
+                |done, total, file| {
+                    let _ = tx.send(LoadMessage::Progress {
+                        done,
+                        total,
+                        file: file.display().to_string(),
+                    });
+                },
+                |file, clips| {
+                    let _ = tx.send(LoadMessage::Found {
+                        file: file.display().to_string(),
+                        clips: clips.iter().map(|c| c.to_string()).collect(),
+                    });
+                },
+            ),
         };
         let _ = tx.send(LoadMessage::Weighing);
         let index = ClipIndex::weigh(&library);
         let _ = tx.send(LoadMessage::Done { library, index });
     });
     Loading {
-        rx: std::sync::Mutex::new(rx),
+        rx: Mutex::new(rx),
         done: 0,
         total: 0,
         current: String::new(),
+        found: FoundSoFar::default(),
     }
 }
 
@@ -108,6 +155,7 @@ pub fn poll_loading(
             LoadMessage::Progress { done, total, file } => {
                 (loading.done, loading.total, loading.current) = (done, total, file);
             }
+            LoadMessage::Found { file, clips } => loading.found.add(file, clips),
             LoadMessage::Weighing => {
                 loading.current = "(reading the clips again for their kinds and rigs)".into();
             }
@@ -161,5 +209,28 @@ pub fn dropped_files(
         .collect();
     if !paths.is_empty() {
         commands.insert_resource(spawn_load(paths, None, options.unity_version.clone()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The clips found so far keep their files' order and names; the search ignores case.
+    #[test]
+    fn the_clips_found_so_far_are_searched_in_any_case() {
+        let mut found = FoundSoFar::default();
+        found.add("a.bundle".into(), vec!["Idle".into(), "Walk".into()]);
+        found.add("b.bundle".into(), vec!["WALK_fast".into()]);
+        let names: Vec<(usize, &str)> = found
+            .clips
+            .iter()
+            .map(|(f, n, _)| (*f, n.as_str()))
+            .collect();
+        assert_eq!(names, [(0, "Idle"), (0, "Walk"), (1, "WALK_fast")]);
+        assert_eq!(found.matching("walk"), [1, 2]);
+        assert_eq!(found.matching("Fast"), [2]);
+        assert_eq!(found.matching(""), [0, 1, 2]);
+        assert!(found.matching("run").is_empty());
     }
 }

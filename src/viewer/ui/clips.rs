@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bevy_egui::egui;
 
 use crate::viewer::clip_index::{ClipIndex, ClipKind};
+use crate::viewer::load::FoundSoFar;
 use crate::viewer::scene::{Library, Selection};
 use clipscope_core::workspace::{ClipEntry, ObjectRef, Workspace};
 
@@ -244,6 +245,35 @@ fn group_title(
             "no opened rig matches these clips' paths".to_string(),
         ),
     }
+}
+
+/// The clips of the files read so far, while the others are read: their names by file,
+/// with the search applied (they are picked once every file is read).
+pub fn found_so_far(ui: &mut egui::Ui, found: &FoundSoFar, filter: &mut String) {
+    ui.heading("Clips");
+    ui.horizontal(|ui| {
+        ui.label("search");
+        ui.text_edit_singleline(filter)
+            .on_hover_text("clip names containing this (any case)");
+    });
+    let shown = found.matching(filter);
+    ui.weak(format!(
+        "{} of {} clips found so far; they can be picked once every file is read",
+        shown.len(),
+        found.clips.len()
+    ));
+    let row_height = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical()
+        .id_salt("clips found")
+        .max_height(ui.available_height() * 0.8)
+        .show_rows(ui, row_height, shown.len(), |ui, range| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            for &i in &shown[range] {
+                let (file, name, _) = &found.clips[i];
+                ui.label(cut_middle(name, NAME_CHARS))
+                    .on_hover_text(&found.files[*file]);
+            }
+        });
 }
 
 /// One clip's row: the pin button and its name, kind of wrap and length.

@@ -75,6 +75,14 @@ pub fn panels(
             .show(&mut root, |ui| {
                 clips::files_and_clips(ui, library, &index, &mut selection);
             });
+    } else if let Some(loading) = loading.as_deref() {
+        egui::Panel::left("files")
+            .resizable(true)
+            .default_size(260.0)
+            .max_size(420.0)
+            .show(&mut root, |ui| {
+                clips::found_so_far(ui, &loading.found, &mut selection.filter);
+            });
     }
     egui::Panel::right("rig")
         .resizable(true)

@@ -313,6 +313,18 @@ impl Workspace {
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
     ) -> Workspace {
+        Self::open_listing(paths, options, progress, |_, _| {})
+    }
+
+    /// [`Workspace::open_with_progress`], also calling `clips(file, names)` on the calling
+    /// thread as each file on disk is taken in (in the files' order), with the names of the
+    /// clips it holds: what a window can list while the other files are read.
+    pub fn open_listing(
+        paths: &[PathBuf],
+        options: &OpenOptions,
+        progress: impl Fn(usize, usize, &Path) + Sync,
+        mut clips: impl FnMut(&Path, &[&str]),
+    ) -> Workspace {
         let given = expand(paths);
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
@@ -343,7 +355,13 @@ impl Workspace {
                             limit,
                         ));
                     }
+                    let before = builder.ws.clips.len();
                     builder.add(&round[i].0, found);
+                    let added = &builder.ws.clips[before..];
+                    if !added.is_empty() {
+                        let names: Vec<&str> = added.iter().map(|c| c.name.as_str()).collect();
+                        clips(&round[i].0, &names);
+                    }
                 },
             );
             if more.is_empty() {
