@@ -75,8 +75,9 @@ pub fn panels(
             .show(&mut root, |ui| {
                 clips::files_and_clips(ui, library, &index, &mut selection);
             });
-    } else if let Some(loading) = loading.as_deref() {
-        egui::Panel::left("files")
+    } else if let Some(loading) = loading.as_deref().filter(|l| !l.found.files.is_empty()) {
+        // Its own panel: the width it takes is not kept for the clip list that follows.
+        egui::Panel::left("files loading")
             .resizable(true)
             .default_size(260.0)
             .max_size(420.0)
