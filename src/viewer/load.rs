@@ -83,29 +83,39 @@ pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
     ));
 }
 
-/// Opens `paths` on a thread (or takes `opened`, the files the CLI already opened) as an
-/// index ([`Library::open_index`]: clips are decoded when shown, the shown rig's files
-/// opened in full when it is shown), then weighs every clip's kind and rig
-/// ([`ClipIndex::weigh`]). The built-in demo is opened in full.
+/// Opens `paths` on a thread as an index ([`Library::open_index`]: clips are decoded when
+/// shown, the shown rig's files opened in full when it is shown), then weighs every clip's
+/// kind and rig ([`ClipIndex::weigh`]). The built-in demo is opened in full. Files the CLI
+/// already opened (`opened`) are weighed at once, before the first frame, so that the
+/// window's first frame lays its panels out with them (as the CLI's screenshots expect).
 pub fn spawn_load(
     paths: Vec<PathBuf>,
     opened: Option<Library>,
     unity_version: Option<String>,
 ) -> Loading {
     let (tx, rx) = channel();
+    let loading = |rx| Loading {
+        rx: Mutex::new(rx),
+        done: 0,
+        total: 0,
+        current: String::new(),
+        found: FoundSoFar::default(),
+    };
+    if let Some(library) = opened {
+        let index = ClipIndex::weigh(&library);
+        let _ = tx.send(LoadMessage::Done { library, index });
+        return loading(rx);
+    }
     std::thread::spawn(move || {
-        let library = match opened {
-            Some(library) => library,
-            None if paths.is_empty() => {
-                let options = OpenOptions {
-                    unity_version,
-                    ..OpenOptions::default()
-                };
-                let demo =
-                    Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
-                Library::new(Arc::new(demo), options)
-            }
-            None => Library::open_index(
+        let library = if paths.is_empty() {
+            let options = OpenOptions {
+                unity_version,
+                ..OpenOptions::default()
+            };
+            let demo = Workspace::open_bytes(Path::new(DEMO_FILE_NAME), DEMO.to_vec(), &options);
+            Library::new(Arc::new(demo), options)
+        } else {
+            Library::open_index(
                 &paths,
                 unity_version,
                 |done, total, file| {
@@ -121,19 +131,13 @@ pub fn spawn_load(
                         clips: clips.iter().map(|c| c.to_string()).collect(),
                     });
                 },
-            ),
+            )
         };
         let _ = tx.send(LoadMessage::Weighing);
         let index = ClipIndex::weigh(&library);
         let _ = tx.send(LoadMessage::Done { library, index });
     });
-    Loading {
-        rx: Mutex::new(rx),
-        done: 0,
-        total: 0,
-        current: String::new(),
-        found: FoundSoFar::default(),
-    }
+    loading(rx)
 }
 
 /// Takes the loading thread's messages; when it is done, installs the library and selects a
