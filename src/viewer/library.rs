@@ -145,10 +145,17 @@ impl Library {
     }
 
     /// Rig `rig` of `main` with the clips at `clips`, in a workspace that holds in full what
-    /// the rig draws (meshes, materials, textures, sprites) and those clips' files: `main`
-    /// when it was opened in full, else those files opened again
-    /// ([`Workspace::sources_for`]), the last such opening kept for the next call.
-    pub fn in_full(&self, rig: usize, clips: &[ObjectRef]) -> Option<InFull> {
+    /// the rig draws (meshes, materials, textures, sprites) and those clips' files, and the
+    /// objects that `swapping` (a clip given in full: `main` may hold only its facts) swaps
+    /// in through its PPtr curves: `main` when it was opened in full, else those files
+    /// opened again ([`Workspace::sources_for`], [`Workspace::sources_of_decoded`]), the last
+    /// such opening kept for the next call.
+    pub fn in_full(
+        &self,
+        rig: usize,
+        clips: &[ObjectRef],
+        swapping: Option<(ObjectRef, &ClipData)>,
+    ) -> Option<InFull> {
         let entry = self.main.rigs.get(rig)?;
         if self.options.detail == Detail::Full {
             return Some(InFull {
@@ -157,7 +164,14 @@ impl Library {
                 clips: clips.to_vec(),
             });
         }
-        let sources = self.main.sources_for(entry, clips);
+        let mut sources = self.main.sources_for(entry, clips);
+        if let Some((at, clip)) = swapping {
+            for source in self.main.sources_of_decoded(at, clip) {
+                if !sources.contains(&source) {
+                    sources.push(source);
+                }
+            }
+        }
         let ws = {
             let mut kept = self.in_full.lock().unwrap_or_else(|e| e.into_inner());
             match &*kept {

@@ -101,14 +101,14 @@ fn attach_model(
     {
         return;
     }
-    // The rig's meshes, materials and textures in full, with the clip's file where its PPtr
-    // curves swap objects in (their targets resolve from it).
-    let swaps = if clip.pptr_mapping.is_empty() {
-        Vec::new()
+    // The rig's meshes, materials and textures in full, with the clip's file and the files
+    // of what its PPtr curves swap in (their targets resolve from the clip's file).
+    let (swaps, swapping) = if clip.pptr_mapping.is_empty() {
+        (Vec::new(), None)
     } else {
-        vec![at]
+        (vec![at], Some((at, &**clip)))
     };
-    let Some(full) = library.in_full(index, &swaps) else {
+    let Some(full) = library.in_full(index, &swaps, swapping) else {
         warn!("the rig's files could not be opened again: its meshes are not shown");
         return;
     };

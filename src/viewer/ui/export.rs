@@ -62,7 +62,7 @@ fn run(
         .into_iter()
         .map(|i| library.main.clips[i].at)
         .collect();
-    let Some(full) = library.in_full(index, &playing) else {
+    let Some(full) = library.in_full(index, &playing, None) else {
         panel.result = Some(Err("the rig's files could not be opened again".into()));
         return;
     };

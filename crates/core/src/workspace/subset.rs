@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use super::{MeshSource, ObjectRef, RendererKind, RigEntry, Workspace};
+use crate::clip::ClipData;
 
 impl Workspace {
     /// The files on disk (in the order they were opened, each once) that hold `rig`, its
@@ -52,27 +53,41 @@ impl Workspace {
         self.sources(files)
     }
 
-    /// Adds the files of the clips at `clips` and of what their PPtr curves swap in.
+    /// The files on disk that hold `clip`, the clip at `at` given in full, and the objects
+    /// its PPtr curves swap in (sprites and their textures): what [`Self::sources_of`] gives
+    /// for a clip this workspace holds in full, for one it keeps only the facts of (an index,
+    /// whose clips are decoded again when shown).
+    pub fn sources_of_decoded(&self, at: ObjectRef, clip: &ClipData) -> Vec<PathBuf> {
+        let mut files = BTreeSet::from([at.file]);
+        self.add_swapped(at, clip, &mut files);
+        self.sources(files)
+    }
+
+    /// Adds the files of the clips at `clips` and, where they are held in full, of what
+    /// their PPtr curves swap in.
     fn add_clip_files(&self, clips: &[ObjectRef], files: &mut BTreeSet<usize>) {
         for &at in clips {
             files.insert(at.file);
-            // The objects its PPtr curves swap in (sprites and their textures), where the
-            // clip is held in full.
-            let Some(Ok(clip)) = self.clip(at).map(|c| c.data.as_ref()) else {
+            if let Some(Ok(clip)) = self.clip(at).map(|c| c.data.as_ref()) {
+                self.add_swapped(at, clip, files);
+            }
+        }
+    }
+
+    /// Adds the files of the objects that `clip`, the clip at `at`, swaps in through its
+    /// PPtr curves (sprites and their textures).
+    fn add_swapped(&self, at: ObjectRef, clip: &ClipData, files: &mut BTreeSet<usize>) {
+        for &(file_id, path_id) in &clip.pptr_mapping {
+            let pptr = crate::unity::PPtr {
+                m_FileID: crate::unity::Int(file_id.into()),
+                m_PathID: crate::unity::Int(path_id),
+            };
+            let Some(target) = self.resolve(at.file, pptr) else {
                 continue;
             };
-            for &(file_id, path_id) in &clip.pptr_mapping {
-                let pptr = crate::unity::PPtr {
-                    m_FileID: crate::unity::Int(file_id.into()),
-                    m_PathID: crate::unity::Int(path_id),
-                };
-                let Some(target) = self.resolve(at.file, pptr) else {
-                    continue;
-                };
-                files.insert(target.file);
-                let texture = self.sprite(target).and_then(|s| self.sprite_texture(s));
-                files.extend(texture.map(|t| t.at.file));
-            }
+            files.insert(target.file);
+            let texture = self.sprite(target).and_then(|s| self.sprite_texture(s));
+            files.extend(texture.map(|t| t.at.file));
         }
     }
 
@@ -191,9 +206,11 @@ mod tests {
                 "game/sharedassets1.assets"
             ]
         );
-        // A clip kept only as a summary names no swapped objects: its own file alone.
+        // A clip kept only as a summary names no swapped objects: its own file alone; given
+        // in full (decoded again), it names them all.
         let mut ws = ws;
-        ws.clips[0].data = Ok(summary);
+        let full = std::mem::replace(&mut ws.clips[0].data, Ok(summary)).unwrap();
         assert_eq!(ws.sources_of(&[at(0, 5)]), [Path::new("game/level0")]);
+        assert_eq!(ws.sources_of_decoded(at(0, 5), &full), sources);
     }
 }
