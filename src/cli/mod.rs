@@ -17,10 +17,8 @@ mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use clap::{Parser, Subcommand};
-use clipscope_core::workspace::Spill;
 use clipscope_core::{Detail, OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
@@ -115,10 +113,9 @@ impl Inputs {
     /// Opens the paths as an index: each clip's facts, its curves decoded again when
     /// needed ([`Workspace::decode_clips`]), with the options to decode them with. The
     /// LZMA containers' decompressed clip files wait on disk for that second reading
-    /// ([`Spill::in_cache`]; where it cannot hold them, they are decompressed again).
+    /// ([`OpenOptions::index`]; where no spill can be made, they are decompressed again).
     fn open_index(&self, paths: &[PathBuf]) -> (Workspace, OpenOptions) {
-        let mut options = self.options(Detail::Index);
-        options.spill = Spill::in_cache().ok().map(Arc::new);
+        let options = OpenOptions::index(self.unity_version.clone());
         (progress::open(paths, &options), options)
     }
 

@@ -122,9 +122,9 @@ impl Library {
         Library::new(main, OpenOptions::default())
     }
 
-    /// `paths` opened as the viewer opens a folder: an index ([`Detail::Index`]) whose
-    /// LZMA containers' decompressed clip files wait on disk for the clips' second reading
-    /// ([`Spill::in_cache`](clipscope_core::workspace::Spill::in_cache)), `progress(done,
+    /// `paths` opened as the viewer opens a folder: an index whose LZMA containers'
+    /// decompressed clip files wait on disk for the clips' second reading
+    /// ([`OpenOptions::index`]), `progress(done,
     /// total, file)` called as each file is read and `clips(file, names)` as each file's
     /// clips are taken in ([`Workspace::open_listing`]).
     pub fn open_index(
@@ -133,13 +133,7 @@ impl Library {
         progress: impl Fn(usize, usize, &std::path::Path) + Sync,
         clips: impl FnMut(&std::path::Path, &[&str]),
     ) -> Library {
-        let options = OpenOptions {
-            unity_version,
-            detail: Detail::Index,
-            spill: clipscope_core::workspace::Spill::in_cache()
-                .ok()
-                .map(Arc::new),
-        };
+        let options = OpenOptions::index(unity_version);
         let main = Workspace::open_listing(paths, &options, progress, clips);
         Library::new(Arc::new(main), options)
     }

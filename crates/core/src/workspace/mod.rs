@@ -106,6 +106,17 @@ impl Detail {
 }
 
 impl OpenOptions {
+    /// An index ([`Detail::Index`]) whose LZMA containers' decompressed clip files wait on
+    /// disk for the clips' second reading ([`Spill::in_cache`]; where no spill can be made,
+    /// they are decompressed again): how a whole game is opened to be written or shown.
+    pub fn index(unity_version: Option<String>) -> OpenOptions {
+        OpenOptions {
+            unity_version,
+            detail: Detail::Index,
+            spill: Spill::in_cache().ok().map(Arc::new),
+        }
+    }
+
     /// A decoded clip as this workspace keeps it.
     fn shape(&self, clip: ClipData) -> ClipData {
         if matches!(self.detail, Detail::Full | Detail::Clips) {
