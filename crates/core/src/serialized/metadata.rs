@@ -101,7 +101,7 @@ pub struct ObjectInfo {
 }
 
 /// Another file an object may reference: PPtr file id N refers to externals[N-1].
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct External {
     pub path: String,
 }

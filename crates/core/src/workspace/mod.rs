@@ -147,8 +147,9 @@ pub struct FileSummary {
     pub target_platform: i32,
     /// Number of objects in the file.
     pub objects: usize,
-    /// The files its references point into.
-    pub externals: Vec<External>,
+    /// The files its references point into: one list for every file that names the same
+    /// files, as a game's bundles that depend on the same bundles do.
+    pub externals: Arc<[External]>,
 }
 
 impl FileSummary {
@@ -160,7 +161,7 @@ impl FileSummary {
             version_assumed: file.version_assumed,
             target_platform: file.target_platform,
             objects: file.objects.len(),
-            externals: file.externals.clone(),
+            externals: file.externals.as_slice().into(),
         }
     }
 }

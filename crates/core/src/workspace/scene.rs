@@ -435,6 +435,8 @@ pub(super) fn rig_renderers(
             submeshes: SubMeshRange::default(),
         });
     }
+    // Held by the rig's draft until every file is in: no room to spare.
+    out.shrink_to_fit();
     out
 }
 

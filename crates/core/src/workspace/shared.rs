@@ -12,6 +12,7 @@ use crate::behaviour::ScriptData;
 use crate::humanoid::HumanoidRig;
 use crate::material::PropertyNames;
 use crate::rig::Skeleton;
+use crate::serialized::External;
 
 /// The shared copies met so far, found by a cheap key and confirmed equal in full.
 #[derive(Default)]
@@ -21,6 +22,8 @@ pub(super) struct Shared {
     skeletons: HashMap<(usize, Option<u32>), Vec<Arc<Skeleton>>>,
     /// Materials' property names, by how many there are and the first float's name.
     properties: HashMap<(usize, Option<String>), Vec<Arc<PropertyNames>>>,
+    /// Lists of the files that files' references point into, by length and last name.
+    externals: HashMap<(usize, Option<String>), Vec<Arc<[External]>>>,
     /// MonoScripts (every bundle whose behaviours run a script holds its own copy).
     scripts: HashMap<String, Vec<Arc<ScriptData>>>,
     /// Humanoid rigs by the addresses of the shared avatar and skeleton they bind (both
@@ -34,7 +37,7 @@ fn key(avatar: &Arc<AvatarData>, skeleton: &Arc<Skeleton>) -> (usize, usize) {
 }
 
 /// The copy in `bucket` equal to `value`, else `value` itself, now kept there.
-fn share<T: PartialEq>(bucket: &mut Vec<Arc<T>>, value: Arc<T>) -> Arc<T> {
+fn share<T: PartialEq + ?Sized>(bucket: &mut Vec<Arc<T>>, value: Arc<T>) -> Arc<T> {
     match bucket.iter().find(|x| ***x == *value) {
         Some(x) => Arc::clone(x),
         None => {
@@ -71,6 +74,12 @@ impl Shared {
         let count = names.floats.len() + names.ints.len() + names.colors.len();
         let key = (count + names.textures.len(), names.floats.first().cloned());
         share(self.properties.entry(key).or_default(), names)
+    }
+
+    /// One copy of each equal list of external files.
+    pub fn externals(&mut self, list: Arc<[External]>) -> Arc<[External]> {
+        let key = (list.len(), list.last().map(|e| e.path.clone()));
+        share(self.externals.entry(key).or_default(), list)
     }
 
     /// One copy of each equal MonoScript.

@@ -227,7 +227,13 @@ fn a_character_copied_into_several_files_is_held_once() {
         std::fs::copy(&morbman, dir.join(copy).join("morbman")).expect("a copy");
     }
     std::fs::copy(&mannequin, dir.join("b").join("copy.bundle")).expect("a copy");
-    for detail in [Detail::Full, Detail::Clips, Detail::Index, Detail::Summary] {
+    for detail in [
+        Detail::Full,
+        Detail::Clips,
+        Detail::Index,
+        Detail::Summary,
+        Detail::List,
+    ] {
         let ws = open(std::slice::from_ref(&dir), detail);
         let sources: Vec<String> = ws
             .files
@@ -270,9 +276,25 @@ fn a_character_copied_into_several_files_is_held_once() {
             assert!(!Arc::ptr_eq(&o.skeleton, &first.skeleton), "{detail:?}");
             assert_ne!(*o.skeleton, *first.skeleton);
         }
+        // Each copy's serialized files name the same external files: one list, held once.
+        let copied: Vec<_> = ws
+            .files
+            .iter()
+            .filter(|f| f.source.ends_with("morbman"))
+            .collect();
+        assert!(copied.len() >= 3, "{detail:?}");
+        for f in &copied {
+            let twin = copied
+                .iter()
+                .find(|o| o.source != f.source && o.inner == f.inner)
+                .expect("the same file in another copy");
+            let (a, b) = (f.summary.as_ref().unwrap(), twin.summary.as_ref().unwrap());
+            assert!(!a.externals.is_empty(), "{detail:?}: {}", f.inner);
+            assert!(Arc::ptr_eq(&a.externals, &b.externals), "{detail:?}");
+        }
         // Each copy's materials and scripts hold one shared list of property names and one
         // shared script.
-        if detail != Detail::Summary {
+        if !detail.facts_only() {
             let in_copies = |file: usize| ws.files[file].source.ends_with("morbman");
             let materials: Vec<_> = ws
                 .materials
