@@ -14,6 +14,9 @@ use crate::material::PropertyNames;
 use crate::rig::Skeleton;
 use crate::serialized::External;
 
+/// A serialized file's list of external files, as a workspace keeps it.
+type Externals = Arc<[External]>;
+
 /// The shared copies met so far, found by a cheap key and confirmed equal in full.
 #[derive(Default)]
 pub(super) struct Shared {
@@ -23,7 +26,7 @@ pub(super) struct Shared {
     /// Materials' property names, by how many there are and the first float's name.
     properties: HashMap<(usize, Option<String>), Vec<Arc<PropertyNames>>>,
     /// Lists of the files that files' references point into, by length and last name.
-    externals: HashMap<(usize, Option<String>), Vec<Arc<[External]>>>,
+    externals: HashMap<(usize, Option<String>), Vec<Externals>>,
     /// MonoScripts (every bundle whose behaviours run a script holds its own copy).
     scripts: HashMap<String, Vec<Arc<ScriptData>>>,
     /// Humanoid rigs by the addresses of the shared avatar and skeleton they bind (both
@@ -77,7 +80,7 @@ impl Shared {
     }
 
     /// One copy of each equal list of external files.
-    pub fn externals(&mut self, list: Arc<[External]>) -> Arc<[External]> {
+    pub fn externals(&mut self, list: Externals) -> Externals {
         let key = (list.len(), list.last().map(|e| e.path.clone()));
         share(self.externals.entry(key).or_default(), list)
     }
