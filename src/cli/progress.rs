@@ -2,22 +2,33 @@
 //! pipes see nothing).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use clipscope_core::workspace::{ClipEntry, Listed};
 use clipscope_core::{OpenOptions, Workspace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Opens `paths`, drawing a bar while more than one file loads.
 pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
+    open_listing(paths, options, |_, _, _| Listed::Kept)
+}
+
+/// [`open`], handing each file's clips to `clips` as the file is taken in
+/// ([`Workspace::open_listing`]).
+pub fn open_listing(
+    paths: &[PathBuf],
+    options: &OpenOptions,
+    clips: impl FnMut(&Workspace, &Path, &[ClipEntry]) -> Listed,
+) -> Workspace {
     if !std::io::stderr().is_terminal() {
-        return Workspace::open(paths, options);
+        return Workspace::open_listing(paths, options, |_, _, _| {}, clips);
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {pos}/{len} files {wide_msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let ws = Workspace::open_with_progress(paths, options, |done, total, file| {
+    let progress = |done, total, file: &Path| {
         if total < 2 {
             return;
         }
@@ -26,7 +37,8 @@ pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
         if let Some(name) = file.file_name() {
             bar.set_message(name.to_string_lossy().into_owned());
         }
-    });
+    };
+    let ws = Workspace::open_listing(paths, options, progress, clips);
     bar.finish_and_clear();
     ws
 }

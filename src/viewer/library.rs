@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use bevy::prelude::Resource;
 
 use clipscope_core::clip::ClipData;
-use clipscope_core::workspace::{Detail, ObjectRef, OpenOptions, Workspace};
+use clipscope_core::workspace::{Detail, Listed, ObjectRef, OpenOptions, Workspace};
 
 /// How many decoded clips a library keeps (a controller's clips, a shown clip and its
 /// reference).
@@ -131,10 +131,14 @@ impl Library {
         paths: &[PathBuf],
         unity_version: Option<String>,
         progress: impl Fn(usize, usize, &std::path::Path) + Sync,
-        clips: impl FnMut(&std::path::Path, &[&str]),
+        mut clips: impl FnMut(&std::path::Path, &[&str]),
     ) -> Library {
         let options = OpenOptions::index(unity_version);
-        let main = Workspace::open_listing(paths, &options, progress, clips);
+        let main = Workspace::open_listing(paths, &options, progress, |_, path, added| {
+            let names: Vec<&str> = added.iter().map(|c| c.name.as_str()).collect();
+            clips(path, &names);
+            Listed::Kept
+        });
         Library::new(Arc::new(main), options)
     }
 

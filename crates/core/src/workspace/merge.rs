@@ -55,6 +55,9 @@ pub(super) struct Builder {
     rigs: Vec<RigLinks>,
     /// Every loaded clip and controller, which text files' links may name.
     pub(super) known: HashSet<ObjectRef>,
+    /// The clips let go of: the caller of [`super::Workspace::open_listing`] had what it
+    /// needed of them. References still resolve to them.
+    let_go: Vec<ObjectRef>,
     /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
     pub(super) shared: super::shared::Shared,
     /// How much of each file is kept.
@@ -91,7 +94,9 @@ impl Builder {
 
     /// Resolves every reference and returns the workspace.
     pub fn finish(mut self) -> Workspace {
-        let clips: HashSet<ObjectRef> = self.ws.clips.iter().map(|c| c.at).collect();
+        let kept = self.ws.clips.iter().map(|c| c.at);
+        // Those the workspace keeps and those it let go of (`let_go_of_clips`).
+        let clips: HashSet<ObjectRef> = kept.chain(self.let_go.drain(..)).collect();
         self.known = clips.clone();
         self.known.extend(self.ws.controllers.iter().map(|c| c.at));
         let controllers = std::mem::take(&mut self.controllers);
@@ -106,7 +111,7 @@ impl Builder {
             c.clips = found.into_iter().flatten().collect();
         }
         self.resolve_models();
-        self.resolve_overrides();
+        self.resolve_overrides(&clips);
         let rigs = std::mem::take(&mut self.rigs);
         for (index, links) in rigs.into_iter().enumerate() {
             match links {
@@ -119,6 +124,24 @@ impl Builder {
         }
         self.add_avatar_rigs();
         self.ws
+    }
+
+    /// Lets go of the clips from `start` on (the last file's), keeping their references,
+    /// which other files' rigs and controllers resolve to as before. Text files' clips stay:
+    /// their controllers' states take their times when they resolve. In a binary file's
+    /// controller kept for a list ([`Detail::List`]) there are no states, and a summary's
+    /// clips have no bindings to pick a rig's controller by, so nothing else asks for them.
+    pub fn let_go_of_clips(&mut self, start: usize) {
+        let ws = &mut self.ws;
+        let added = ws.clips.split_off(start);
+        for clip in added {
+            if ws.files[clip.at.file].kind == ContainerKind::Yaml {
+                ws.clips.push(clip);
+            } else {
+                room(&mut self.let_go, 1);
+                self.let_go.push(clip.at);
+            }
+        }
     }
 
     /// Makes room for one serialized file's entries in each list before they are pushed.

@@ -49,7 +49,7 @@ pub use scene::{
     BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
     ScriptEntry, SpriteEntry, TextureEntry,
 };
-pub use spill::Spill;
+pub use spill::{Spill, cache_folder, scratch_file};
 
 /// Options for opening files.
 #[derive(Clone, Debug, Default)]
@@ -130,6 +130,20 @@ impl OpenOptions {
     pub fn summaries(&self) -> bool {
         self.detail.facts_only()
     }
+}
+
+/// Whether a workspace being opened keeps a file's clips once its caller has seen them
+/// ([`Workspace::open_listing`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// The workspace keeps them, as [`Workspace::open`] does.
+    Kept,
+    /// The caller has what it needs of them (their rows are printed): the workspace lets go
+    /// of them. Their references still resolve (a rig's clips, a controller's, an override's
+    /// pairs), but [`Workspace::clip`] finds them no more and `clips` lists only those of
+    /// text files, which their controllers' states take times from. Meant for a
+    /// [`Detail::List`] of a whole game.
+    LetGo,
 }
 
 /// The facts of a serialized file that outlive its bytes.
@@ -325,17 +339,21 @@ impl Workspace {
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
     ) -> Workspace {
-        Self::open_listing(paths, options, progress, |_, _| {})
+        Self::open_listing(paths, options, progress, |_, _, _| Listed::Kept)
     }
 
-    /// [`Workspace::open_with_progress`], also calling `clips(file, names)` on the calling
-    /// thread as each file on disk is taken in (in the files' order), with the names of the
-    /// clips it holds: what a window can list while the other files are read.
+    /// [`Workspace::open_with_progress`], also calling `clips(ws, file, added)` on the
+    /// calling thread as each file on disk is taken in (in the files' order), with the
+    /// workspace so far (its files hold the file's serialized files) and the clips the file
+    /// added: what a window lists while the other files are read, or the rows a list prints.
+    /// The caller says whether the workspace keeps those clips ([`Listed`]): a caller that
+    /// has what it needs of them lets them go, and the workspace then holds only their
+    /// references, as the other files' rigs and controllers resolve to them.
     pub fn open_listing(
         paths: &[PathBuf],
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
-        mut clips: impl FnMut(&Path, &[&str]),
+        mut clips: impl FnMut(&Workspace, &Path, &[ClipEntry]) -> Listed,
     ) -> Workspace {
         let given = expand(paths);
         let guids = GuidIndexes::default();
@@ -370,9 +388,9 @@ impl Workspace {
                     let before = builder.ws.clips.len();
                     builder.add(&round[i].0, found);
                     let added = &builder.ws.clips[before..];
-                    if !added.is_empty() {
-                        let names: Vec<&str> = added.iter().map(|c| c.name.as_str()).collect();
-                        clips(&round[i].0, &names);
+                    if !added.is_empty() && clips(&builder.ws, &round[i].0, added) == Listed::LetGo
+                    {
+                        builder.let_go_of_clips(before);
                     }
                 },
             );

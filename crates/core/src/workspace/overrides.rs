@@ -4,7 +4,7 @@
 //! that plays an overridden original clip playing the override instead: its name, length,
 //! loop and cycle offset (so its states last as the override does, as in Unity).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::merge::Builder;
 use super::{ObjectRef, Overrides, PPtr};
@@ -49,14 +49,14 @@ const MAX_DEPTH: usize = 8;
 impl Builder {
     /// Gives every override controller its base's model with its clips replaced; one whose
     /// base is not loaded, not decoded or an override chain that loops keeps an error that
-    /// says so.
-    pub(super) fn resolve_overrides(&mut self) {
+    /// says so. `clips`: every loaded clip, kept or let go of.
+    pub(super) fn resolve_overrides(&mut self, clips: &HashSet<ObjectRef>) {
         let mut pending = std::mem::take(&mut self.overrides);
         // An override of an override waits for its base: at most MAX_DEPTH rounds.
         for _ in 0..MAX_DEPTH {
             let before = pending.len();
             let waiting: Vec<usize> = pending.iter().map(|o| o.index).collect();
-            pending.retain(|o| !self.resolve_override(o, &waiting));
+            pending.retain(|o| !self.resolve_override(o, &waiting, clips));
             if pending.len() == before || pending.is_empty() {
                 break;
             }
@@ -77,7 +77,12 @@ impl Builder {
 
     /// Resolves one override controller unless its base is among `waiting` (itself an
     /// override not resolved yet). True when it is done (resolved, or failed for good).
-    fn resolve_override(&mut self, o: &OverrideLinks, waiting: &[usize]) -> bool {
+    fn resolve_override(
+        &mut self,
+        o: &OverrideLinks,
+        waiting: &[usize],
+        clips: &HashSet<ObjectRef>,
+    ) -> bool {
         let from = self.ws.controllers[o.index].at.file;
         let Some(base) = self.base_index(from, o.base.as_ref()) else {
             return false;
@@ -104,7 +109,7 @@ impl Builder {
             let Some(original_at) = self.target(from, original) else {
                 continue;
             };
-            match self.target(from, with).filter(|at| self.ws.clip(*at).is_some()) {
+            match self.target(from, with).filter(|at| clips.contains(at)) {
                 Some(at) => {
                     replace.insert(original_at, (at, source_of(with)));
                     pairs.push((original_at, at));

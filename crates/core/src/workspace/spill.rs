@@ -21,6 +21,50 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::blob::Blob;
 
+/// The user's cache folder for what clipscope keeps on disk while it runs
+/// (`$XDG_CACHE_HOME/clipscope`, else `~/.cache/clipscope`), made if missing: it lies on
+/// disk where the temporary folder is often memory (tmpfs). The temporary folder when there
+/// is no such folder and it cannot be made.
+pub fn cache_folder() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
+    cache
+        .map(|c| c.join("clipscope"))
+        .filter(|dir| std::fs::create_dir_all(dir).is_ok())
+        .unwrap_or_else(std::env::temp_dir)
+}
+
+/// A scratch file for what a command would otherwise hold in memory until it ends (the rows
+/// of `list` over a whole game): made in the [`cache_folder`] and unlinked at once, so the
+/// system frees it when it is closed, even if the process is killed.
+pub fn scratch_file() -> std::io::Result<File> {
+    let (file, path, linked) = unlinked_file(&cache_folder(), "scratch")?;
+    if linked {
+        // Not unlinked while open (a file system that refuses): not kept for later either.
+        std::fs::remove_file(&path)?;
+    }
+    Ok(file)
+}
+
+/// A new file `parent/.clipscope-<what>-<pid>-<n>` for reading and writing, unlinked at
+/// once where the file system allows; its path, and whether its name is still there.
+fn unlinked_file(parent: &Path, what: &str) -> std::io::Result<(File, PathBuf, bool)> {
+    // Numbered: a process may hold several (the viewer opens a spill per load).
+    static MADE: AtomicUsize = AtomicUsize::new(0);
+    let n = MADE.fetch_add(1, Ordering::Relaxed);
+    let path = parent.join(format!(".clipscope-{what}-{}-{n}", std::process::id()));
+    let file = File::options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&path)?;
+    let linked = std::fs::remove_file(&path).is_err();
+    Ok((file, path, linked))
+}
+
 /// Decompressed serialized files appended to one unlinked file (one file, not one per
 /// serialized file: making files is what some file systems are slowest at).
 pub struct Spill {
@@ -54,35 +98,15 @@ pub(super) struct Taken {
 }
 
 impl Spill {
-    /// A new, empty spill in the user's cache folder (`$XDG_CACHE_HOME/clipscope`, else
-    /// `~/.cache/clipscope`), which lies on disk where the temporary folder is often memory
-    /// (tmpfs); in the temporary folder when there is no such folder and it cannot be made.
+    /// A new, empty spill in the user's cache folder ([`cache_folder`]).
     pub fn in_cache() -> std::io::Result<Spill> {
-        let cache = std::env::var_os("XDG_CACHE_HOME")
-            .map(PathBuf::from)
-            .filter(|p| p.is_absolute())
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")));
-        let folder = cache
-            .map(|c| c.join("clipscope"))
-            .filter(|dir| std::fs::create_dir_all(dir).is_ok())
-            .unwrap_or_else(std::env::temp_dir);
-        Spill::new_in(&folder)
+        Spill::new_in(&cache_folder())
     }
 
     /// A new, empty spill: a file made inside `parent` (`.clipscope-spill-<pid>-<n>`) and
     /// unlinked at once, so that it is on `parent`'s disk but in no folder.
     pub fn new_in(parent: &Path) -> std::io::Result<Spill> {
-        // Numbered: a process may hold several (the viewer opens one per load).
-        static MADE: AtomicUsize = AtomicUsize::new(0);
-        let n = MADE.fetch_add(1, Ordering::Relaxed);
-        let path = parent.join(format!(".clipscope-spill-{}-{n}", std::process::id()));
-        let file = File::options()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&path)?;
-        let linked = std::fs::remove_file(&path).is_err();
+        let (file, path, linked) = unlinked_file(parent, "spill")?;
         Ok(Spill {
             path,
             linked,

@@ -3,6 +3,7 @@
 //! `Idle` with `Walk` and `Walk` with `Run`. Its model is the base's state machine playing
 //! the overrides (names, lengths, so state lengths too); one without a base says so.
 
+use crate::common;
 use clipscope_authoring::controller::{AnimationClipOverride, AnimatorOverrideController};
 use clipscope_authoring::demo_controller::with_overrides;
 use clipscope_core::animator::{json, script};
@@ -16,7 +17,19 @@ fn workspace() -> Workspace {
 
 /// [`workspace`], keeping `detail` of it.
 fn workspace_with(detail: Detail) -> Workspace {
-    let bytes = with_overrides(|base| {
+    Workspace::open_bytes(
+        std::path::Path::new("override.bundle"),
+        fixture(),
+        &OpenOptions {
+            detail,
+            ..OpenOptions::default()
+        },
+    )
+}
+
+/// The bytes of [`workspace`]'s bundle.
+fn fixture() -> Vec<u8> {
+    with_overrides(|base| {
         let pair = |original: i64, with: i64| AnimationClipOverride {
             m_OriginalClip: PPtr::local(original),
             m_OverrideClip: PPtr::local(with),
@@ -35,15 +48,7 @@ fn workspace_with(detail: Detail) -> Workspace {
             },
         ]
     })
-    .expect("the fixture writes");
-    Workspace::open_bytes(
-        std::path::Path::new("override.bundle"),
-        bytes,
-        &OpenOptions {
-            detail,
-            ..OpenOptions::default()
-        },
-    )
+    .expect("the fixture writes")
 }
 
 /// Every leaf's clip name, state by state, in the controller's JSON.
@@ -183,6 +188,80 @@ fn a_list_keeps_controllers_clips_and_overrides_but_not_their_state_machines() {
         }
     }
     let faster = list.controllers.iter().find(|c| c.name == "Faster");
+    let overrides = faster.and_then(|c| c.overrides.as_ref()).expect("resolved");
+    assert_eq!(overrides.pairs.len(), 2, "{overrides:?}");
+}
+
+/// A list over a whole game lets go of each file's clips once their rows are written
+/// ([`Listed::LetGo`]): every reference to them resolves as when they are kept (rigs',
+/// controllers' and overrides' clips), the warnings and errors are the same, the caller saw
+/// every clip in order, and the workspace keeps only the text files' clips. On the override
+/// fixture and every shared file.
+#[test]
+fn a_list_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
+    use clipscope_core::container::ContainerKind;
+    use clipscope_core::workspace::{Listed, ObjectRef};
+    let dir = std::env::temp_dir().join(format!("clipscope-let-go-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("override.bundle"), fixture()).unwrap();
+    let mut paths = vec![dir.clone()];
+    let shared = [common::data("binary"), common::data("yaml")];
+    let with_shared = shared.iter().all(Option::is_some);
+    paths.extend(shared.into_iter().flatten());
+    let options = OpenOptions {
+        detail: Detail::List,
+        ..OpenOptions::default()
+    };
+    let open = |listed: Listed, seen: &mut Vec<(ObjectRef, String)>| {
+        Workspace::open_listing(
+            &paths,
+            &options,
+            |_, _, _| {},
+            |_, _, clips| {
+                seen.extend(clips.iter().map(|c| (c.at, c.name.clone())));
+                listed
+            },
+        )
+    };
+    let (mut kept_seen, mut seen) = (Vec::new(), Vec::new());
+    let kept = open(Listed::Kept, &mut kept_seen);
+    let let_go = open(Listed::LetGo, &mut seen);
+    let _ = std::fs::remove_dir_all(&dir);
+    let all: Vec<_> = kept.clips.iter().map(|c| (c.at, c.name.clone())).collect();
+    assert_eq!(seen, all, "every clip seen, in order");
+    let is_text = |at: ObjectRef| kept.files[at.file].kind == ContainerKind::Yaml;
+    let text: Vec<ObjectRef> = all.iter().map(|c| c.0).filter(|&at| is_text(at)).collect();
+    let left: Vec<ObjectRef> = let_go.clips.iter().map(|c| c.at).collect();
+    assert_eq!(left, text, "only the text files' clips are kept");
+    assert!(all.len() > text.len(), "binary clips let go of");
+    assert!(!text.is_empty() || !with_shared, "text clips kept");
+    assert_eq!(let_go.warnings, kept.warnings);
+    let errors = |ws: &Workspace| ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    assert_eq!(errors(&let_go), errors(&kept));
+    assert_eq!(let_go.rigs.len(), kept.rigs.len());
+    for (l, k) in let_go.rigs.iter().zip(&kept.rigs) {
+        assert_eq!(
+            (l.at, &l.clips, l.unresolved_clips),
+            (k.at, &k.clips, k.unresolved_clips)
+        );
+        assert_eq!(
+            (l.controller, l.avatar),
+            (k.controller, k.avatar),
+            "{}",
+            l.name
+        );
+    }
+    assert!(let_go.rigs.iter().any(|r| !r.clips.is_empty()));
+    assert_eq!(let_go.controllers.len(), kept.controllers.len());
+    for (l, k) in let_go.controllers.iter().zip(&kept.controllers) {
+        assert_eq!(
+            (l.at, &l.clips, l.unresolved_clips),
+            (k.at, &k.clips, k.unresolved_clips)
+        );
+        assert_eq!(l.overrides, k.overrides, "{}", l.name);
+        assert_eq!(l.model.as_ref().err(), k.model.as_ref().err(), "{}", l.name);
+    }
+    let faster = let_go.controllers.iter().find(|c| c.name == "Faster");
     let overrides = faster.and_then(|c| c.overrides.as_ref()).expect("resolved");
     assert_eq!(overrides.pairs.len(), 2, "{overrides:?}");
 }
