@@ -95,6 +95,11 @@ impl ClipRows {
         let Some(file) = &mut self.file else {
             return Listed::Kept;
         };
+        // Grown by an eighth, not doubled: a whole game's names are most of what is held.
+        let more = clips.len().max(self.names.len() / 8);
+        if self.names.capacity() - self.names.len() < clips.len() {
+            self.names.reserve_exact(more);
+        }
         for c in clips {
             let written = if self.json {
                 // An element of the clips' array, as `write_json` places it: after a comma
