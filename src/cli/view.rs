@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use crate::viewer::{self, Library, RigChoice, RootMotionMode, ViewerOptions};
+use crate::viewer::{self, ClipIndex, Library, RigChoice, RootMotionMode, ViewerOptions};
 use bevy::app::AppExit;
 use clipscope_core::demo::{DEMO, DEMO_FILE_NAME};
 use clipscope_core::{OpenOptions, Workspace};
@@ -115,7 +115,14 @@ pub fn run(args: &ViewArgs) -> ExitCode {
         if let Some(code) = clip_not_found(&ws, args.clip.as_deref(), args.reference.as_deref()) {
             return code;
         }
-        Some(Library::new(Arc::new(ws), options))
+        // Weighed here, with a bar, as a whole game takes a while: the window then opens
+        // with every clip ready to pick.
+        let library = Library::new(Arc::new(ws), options);
+        let bar = super::progress::work(library.main.clips.len(), "clips weighed");
+        bar.set_message("their files read again");
+        let index = ClipIndex::weigh_with(&library, || bar.inc(1));
+        bar.finish_and_clear();
+        Some((library, index))
     } else {
         None
     };

@@ -111,6 +111,12 @@ impl ClipIndex {
     /// else each file's clips decoded again, weighed and dropped, on every core (a whole
     /// game's curves are never held at once).
     pub fn weigh(library: &Library) -> ClipIndex {
+        ClipIndex::weigh_with(library, || {})
+    }
+
+    /// [`ClipIndex::weigh`], calling `weighed()` as each clip read again is weighed (from
+    /// the threads that read them): a progress bar's step.
+    pub fn weigh_with(library: &Library, weighed: impl Fn() + Sync) -> ClipIndex {
         let ws = &*library.main;
         if library.holds_curves() {
             return ClipIndex::new(ws);
@@ -121,7 +127,9 @@ impl ClipIndex {
             .collect();
         let wanted: Vec<ObjectRef> = decoded.iter().map(|&i| ws.clips[i].at).collect();
         let weighed = ws.map_clips(&wanted, library.options(), |_, c| {
-            c.data.as_ref().ok().map(|clip| weigh.clip(c.at, clip))
+            let facts = c.data.as_ref().ok().map(|clip| weigh.clip(c.at, clip));
+            weighed();
+            facts
         });
         let mut index = ClipIndex {
             kinds: vec![None; ws.clips.len()],

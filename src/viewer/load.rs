@@ -86,11 +86,12 @@ pub fn start_loading(mut commands: Commands, options: Res<ViewerOptions>) {
 /// Opens `paths` on a thread as an index ([`Library::open_index`]: clips are decoded when
 /// shown, the shown rig's files opened in full when it is shown), then weighs every clip's
 /// kind and rig ([`ClipIndex::weigh`]). The built-in demo is opened in full. Files the CLI
-/// already opened (`opened`) are weighed at once, before the first frame, so that the
-/// window's first frame lays its panels out with them (as the CLI's screenshots expect).
+/// already opened and weighed (`opened`) are handed over at once, before the first frame, so
+/// that the window's first frame lays its panels out with them (as the CLI's screenshots
+/// expect).
 pub fn spawn_load(
     paths: Vec<PathBuf>,
-    opened: Option<Library>,
+    opened: Option<(Library, ClipIndex)>,
     unity_version: Option<String>,
 ) -> Loading {
     let (tx, rx) = channel();
@@ -101,8 +102,7 @@ pub fn spawn_load(
         current: String::new(),
         found: FoundSoFar::default(),
     };
-    if let Some(library) = opened {
-        let index = ClipIndex::weigh(&library);
+    if let Some((library, index)) = opened {
         let _ = tx.send(LoadMessage::Done { library, index });
         return loading(rx);
     }

@@ -26,6 +26,7 @@ mod root_motion;
 mod scene;
 mod ui;
 
+pub use clip_index::ClipIndex;
 pub use library::Library;
 pub use root_motion::RootMotionMode;
 pub use scene::{initial_clip, initial_reference};
@@ -52,9 +53,9 @@ pub struct ViewerOptions {
     /// The rig the clips play on, by name and path id (`--rig`, `--rig-path-id`); the
     /// automatic pick per clip when neither is given.
     pub rig: RigChoice,
-    /// The files already opened (the CLI opens them first when `--rig` must be checked);
-    /// `paths` are then not read again.
-    pub workspace: Option<Library>,
+    /// The files already opened and their clips weighed (the CLI opens them first when
+    /// `--rig` or `--clip` must be checked); `paths` are then not read again.
+    pub workspace: Option<(Library, ClipIndex)>,
     /// Clip time to show (paused).
     pub at: Option<f32>,
     /// The play range (in and out clip times) the shown clip plays inside.
@@ -137,7 +138,7 @@ pub fn run(options: ViewerOptions) -> AppExit {
     .insert_resource(options.clone())
     .init_resource::<scene::Selection>()
     .init_resource::<scene::SceneState>()
-    .init_resource::<clip_index::ClipIndex>()
+    .init_resource::<ClipIndex>()
     .init_resource::<reference::ReferenceDiff>()
     .init_resource::<ui::export::ExportPanel>()
     .init_resource::<controller::ControllerView>()
