@@ -39,11 +39,17 @@ pub fn cache_folder() -> PathBuf {
 /// A scratch file for what a command would otherwise hold in memory until it ends (the rows
 /// of `list` over a whole game): made in the [`cache_folder`] and unlinked at once, so the
 /// system frees it when it is closed, even if the process is killed.
+/// Where the file system does not let an open file be unlinked, it is closed and removed,
+/// and this is an error: the caller holds what it meant to write in memory instead.
 pub fn scratch_file() -> std::io::Result<File> {
     let (file, path, linked) = unlinked_file(&cache_folder(), "scratch")?;
     if linked {
-        // Not unlinked while open (a file system that refuses): not kept for later either.
+        drop(file);
         std::fs::remove_file(&path)?;
+        return Err(std::io::Error::other(format!(
+            "{}: an open file cannot be unlinked there",
+            path.display()
+        )));
     }
     Ok(file)
 }

@@ -1,0 +1,127 @@
+//! `list`'s table.
+
+use std::io::Write;
+
+use clipscope_core::Workspace;
+
+use super::format::{clip_lines, component_name};
+use super::rows::{Clips, Listing};
+
+fn print_avatars(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "Avatars ({})", ws.avatars.len())?;
+    for a in &ws.avatars {
+        let file = ws.files[a.at.file].location();
+        match a.data.as_deref() {
+            Some(d) => writeln!(
+                out,
+                "  {:<24} {:>20} {:<9} {:>4} nodes {:>3} human bones  scale {:.4}  {file}",
+                a.name,
+                a.at.path_id,
+                if d.is_human() { "humanoid" } else { "generic" },
+                d.skeleton.nodes.len(),
+                d.mapped_bones().count(),
+                d.human.scale,
+            )?,
+            None => writeln!(
+                out,
+                "  {:<24} {:>20} not decoded  {file}",
+                a.name, a.at.path_id
+            )?,
+        }
+    }
+    Ok(())
+}
+
+fn print_meshes_and_textures(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "Meshes ({})", ws.meshes.len())?;
+    for m in &ws.meshes {
+        let file = ws.files[m.at.file].location();
+        match &m.facts {
+            Ok(f) => writeln!(
+                out,
+                "  {:<24} {:>20} {:>7} vertices {:>3} submeshes {:>3} bones {:>3} blend shapes{}  {file}",
+                m.name,
+                m.at.path_id,
+                f.vertices,
+                f.submeshes.len(),
+                f.bones,
+                f.blend_shapes,
+                if f.skinned { " skinned" } else { "" },
+            )?,
+            Err(e) => writeln!(out, "  {:<24} {:>20} error: {e}", m.name, m.at.path_id)?,
+        }
+    }
+    writeln!(out, "Textures ({})", ws.textures.len())?;
+    for t in &ws.textures {
+        writeln!(
+            out,
+            "  {:<24} {:>20} {:>5}x{:<5} {:<10} {}  {}",
+            t.name,
+            t.at.path_id,
+            t.width,
+            t.height,
+            clipscope_core::texture::format_name(t.format),
+            t.error
+                .as_deref()
+                .map_or("decoded".to_string(), |e| format!("not decoded: {e}")),
+            ws.files[t.at.file].location()
+        )?;
+    }
+    Ok(())
+}
+
+pub(super) fn print_table(listing: &Listing, out: &mut impl Write) -> std::io::Result<()> {
+    let ws = listing.ws;
+    writeln!(out, "Clips ({})", listing.clip_count())?;
+    writeln!(
+        out,
+        "  {:<24} {:>20} {:<8} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:<8}  file",
+        "name", "path id", "kind", "str", "dense", "const", "bind", "start", "stop", "rate", "wrap"
+    )?;
+    match &listing.clips {
+        Clips::Written { rows, .. } => {
+            std::io::copy(&mut *rows.borrow_mut(), out)?;
+        }
+        Clips::Kept => {
+            for c in &ws.clips {
+                out.write_all(clip_lines(ws, c).as_bytes())?;
+            }
+        }
+    }
+    writeln!(out, "Rigs ({})", ws.rigs.len())?;
+    for r in &ws.rigs {
+        let clips: Vec<String> = r.clips.iter().map(|&c| listing.clip_name(c)).collect();
+        let humanoid = match (&r.humanoid, &r.humanoid_error) {
+            (Some(_), _) => " humanoid".to_string(),
+            (None, Some(e)) => format!(" not humanoid ({e})"),
+            (None, None) => String::new(),
+        };
+        writeln!(
+            out,
+            "  {:<24} {:<9}{humanoid} {:>4} joints  clips: [{}]{}  {}",
+            r.name,
+            component_name(r.component),
+            r.skeleton.joints.len(),
+            clips.join(", "),
+            if r.unresolved_clips > 0 {
+                format!(" (+{} in files not loaded)", r.unresolved_clips)
+            } else {
+                String::new()
+            },
+            ws.files[r.at.file].location()
+        )?;
+    }
+    print_avatars(ws, out)?;
+    writeln!(out, "Controllers ({})", ws.controllers.len())?;
+    for c in &ws.controllers {
+        let clips: Vec<String> = c.clips.iter().map(|&r| listing.clip_name(r)).collect();
+        writeln!(
+            out,
+            "  {:<24} clips: [{}]  {}",
+            c.name,
+            clips.join(", "),
+            ws.files[c.at.file].location()
+        )?;
+    }
+    print_meshes_and_textures(ws, out)
+}
