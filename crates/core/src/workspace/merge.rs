@@ -166,6 +166,10 @@ impl Builder {
         self.make_room(&file);
         let externals = std::mem::take(&mut file.summary.externals);
         file.summary.externals = self.shared.externals(externals);
+        let summary = &mut file.summary;
+        let written = std::mem::replace(&mut summary.unity_version, "".into());
+        let used = Arc::clone(&summary.effective_version);
+        (summary.unity_version, summary.effective_version) = self.shared.versions(written, used);
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
             source: path.to_path_buf(),

@@ -151,10 +151,11 @@ pub enum Listed {
 pub struct FileSummary {
     /// Serialized format version (9 to 22).
     pub format: u32,
-    /// Unity version as written (may be "0.0.0" when stripped).
-    pub unity_version: String,
+    /// Unity version as written (may be "0.0.0" when stripped). Held once for every file
+    /// that writes the same (a game's files all do), as is `effective_version`.
+    pub unity_version: Arc<str>,
     /// The version used for layouts and embedded type trees.
-    pub effective_version: crate::version::UnityVersion,
+    pub effective_version: Arc<crate::version::UnityVersion>,
     /// Set when the written version was unusable and `effective_version` is assumed.
     pub version_assumed: bool,
     /// Build target; -2 for editor files.
@@ -170,8 +171,8 @@ impl FileSummary {
     fn of(file: &SerializedFile) -> FileSummary {
         FileSummary {
             format: file.format,
-            unity_version: file.unity_version.clone(),
-            effective_version: file.effective_version.clone(),
+            unity_version: file.unity_version.as_str().into(),
+            effective_version: Arc::new(file.effective_version.clone()),
             version_assumed: file.version_assumed,
             target_platform: file.target_platform,
             objects: file.objects.len(),

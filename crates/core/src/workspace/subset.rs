@@ -135,7 +135,7 @@ mod tests {
             summary: Some(Box::new(FileSummary {
                 format: 22,
                 unity_version: "2022.3.0f1".into(),
-                effective_version: "2022.3.0f1".parse().unwrap(),
+                effective_version: std::sync::Arc::new("2022.3.0f1".parse().unwrap()),
                 version_assumed: false,
                 target_platform: 19,
                 objects: 1,

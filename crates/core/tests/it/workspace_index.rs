@@ -277,6 +277,23 @@ fn a_character_copied_into_several_files_is_held_once() {
             assert_ne!(*o.skeleton, *first.skeleton);
         }
         // Each copy's serialized files name the same external files: one list, held once.
+        // The other file's version, as written and as used, is the copies' own.
+        let version = |f: &clipscope_core::workspace::LoadedFile| {
+            let s = f.summary.as_ref().unwrap();
+            (s.unity_version.clone(), s.effective_version.clone())
+        };
+        let (first, mannequin) = (
+            ws.files
+                .iter()
+                .find(|f| f.source.ends_with("morbman"))
+                .unwrap(),
+            ws.files
+                .iter()
+                .find(|f| f.source.ends_with("copy.bundle"))
+                .unwrap(),
+        );
+        let (a, b) = (version(first), version(mannequin));
+        assert_eq!(Arc::ptr_eq(&a.0, &b.0), a.0 == b.0, "{detail:?}");
         let copied: Vec<_> = ws
             .files
             .iter()
@@ -291,6 +308,9 @@ fn a_character_copied_into_several_files_is_held_once() {
             let (a, b) = (f.summary.as_ref().unwrap(), twin.summary.as_ref().unwrap());
             assert!(!a.externals.is_empty(), "{detail:?}: {}", f.inner);
             assert!(Arc::ptr_eq(&a.externals, &b.externals), "{detail:?}");
+            // And the Unity version they all write, held once.
+            assert!(Arc::ptr_eq(&a.unity_version, &b.unity_version));
+            assert!(Arc::ptr_eq(&a.effective_version, &b.effective_version));
         }
         // Each copy's materials and scripts hold one shared list of property names and one
         // shared script.
