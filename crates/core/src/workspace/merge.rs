@@ -181,35 +181,33 @@ impl Builder {
         self.add_clips(f, file.clips);
         self.add_scene(f, file.scene);
         for found in file.controllers {
-            if let Some(c) = self.found(f, &found) {
-                self.controllers
-                    .push(ControllerLinks::Binary(c.clips.clone()));
-                if let Some((base, pairs)) = &c.overrides {
-                    use super::overrides::{Link, OverrideLinks};
-                    self.overrides.push(OverrideLinks {
-                        index: self.ws.controllers.len(),
-                        base: (!base.is_null()).then_some(Link::Binary(*base)),
-                        pairs: pairs
-                            .iter()
-                            .map(|&(a, b)| (Link::Binary(a), Link::Binary(b)))
-                            .collect(),
-                    });
-                }
-                self.ws.controllers.push(ControllerEntry {
-                    at: ObjectRef {
-                        file: f,
-                        path_id: found.path_id,
-                    },
-                    name: c.name.clone(),
-                    clips: Vec::new(),
-                    unresolved_clips: 0,
-                    model: match (&c.model, self.detail) {
-                        (Ok(model), Detail::List) => Ok(model.summary()),
-                        (model, _) => model.clone(),
-                    },
-                    overrides: None,
+            let path_id = found.path_id;
+            let Some(c) = self.found(f, found) else {
+                continue;
+            };
+            self.controllers.push(ControllerLinks::Binary(c.clips));
+            if let Some((base, pairs)) = c.overrides {
+                use super::overrides::{Link, OverrideLinks};
+                self.overrides.push(OverrideLinks {
+                    index: self.ws.controllers.len(),
+                    base: (!base.is_null()).then_some(Link::Binary(base)),
+                    pairs: pairs
+                        .into_iter()
+                        .map(|(a, b)| (Link::Binary(a), Link::Binary(b)))
+                        .collect(),
                 });
             }
+            self.ws.controllers.push(ControllerEntry {
+                at: ObjectRef { file: f, path_id },
+                name: c.name,
+                clips: Vec::new(),
+                unresolved_clips: 0,
+                model: match (c.model, self.detail) {
+                    (Ok(model), Detail::List) => Ok(model.summary()),
+                    (model, _) => model,
+                },
+                overrides: None,
+            });
         }
         for found in file.avatars {
             let at = ObjectRef {
@@ -271,9 +269,9 @@ impl Builder {
         }
     }
 
-    /// The value of an object that decoded; an error for one that did not.
-    fn found<'a, T>(&mut self, file: usize, found: &'a Found<T>) -> Option<&'a T> {
-        match &found.value {
+    /// The value of an object that decoded, taken out of it; an error for one that did not.
+    fn found<T>(&mut self, file: usize, found: Found<T>) -> Option<T> {
+        match found.value {
             Ok(value) => Some(value),
             Err(e) => {
                 let at = ObjectRef {
