@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use clipscope_core::Detail;
-use clipscope_core::workspace::{ObjectRef, Spill, Workspace};
+use clipscope_core::workspace::{Listed, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
@@ -98,7 +98,10 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         detail: Detail::Index,
         spill,
     };
-    let ws = super::progress::open(&args.paths, &options);
+    // Each clip is decoded again as it is written: the index keeps of it only what references
+    // to it need (its name, times and looping), not its facts (a whole game's clips are
+    // the largest part of its index).
+    let mut ws = super::progress::open_listing(&args.paths, &options, |_, _, _| Listed::LetGo);
     for w in &ws.warnings {
         eprintln!("warning: {w}");
     }
@@ -152,6 +155,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         },
     };
     let names = NameBook::build(&ws);
+    keep_what_clips_need(&mut ws);
     // Each clip's file name is claimed here, in order, so names do not depend on which
     // thread finishes first.
     let places: Vec<(ObjectRef, PathBuf, String)> = selected
@@ -161,7 +165,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
                 Some(dir) => dir.clone(),
                 None => source_folder(&ws, &args.output, at),
             };
-            let name = ws.clip(at).map_or("clip", |c| c.name.as_str());
+            let name = ws.clip_name(at).unwrap_or("clip");
             let stem = folders.claim(&dir, &safe_file_name(name), "anim");
             (at, dir, stem)
         })
@@ -192,20 +196,20 @@ fn select(
     args: &UnityArgs,
     problems: &mut Vec<String>,
 ) -> (Vec<ObjectRef>, Vec<usize>) {
+    let all = ws.clip_refs();
     if args.clips.is_empty() && args.controllers.is_empty() {
-        let clips = ws.clips.iter().map(|c| c.at).collect();
-        return (clips, (0..ws.controllers.len()).collect());
+        return (all, (0..ws.controllers.len()).collect());
     }
+    let name_of = |at: &ObjectRef| ws.clip_name(*at).unwrap_or_default();
     let mut out = BTreeSet::new();
     for name in &args.clips {
-        let found: Vec<ObjectRef> = ws
-            .clips
+        let found: Vec<ObjectRef> = all
             .iter()
-            .filter(|c| &c.name == name)
-            .map(|c| c.at)
+            .filter(|at| name_of(at) == name)
+            .copied()
             .collect();
         if found.is_empty() {
-            let there: Vec<&str> = ws.clips.iter().map(|c| c.name.as_str()).collect();
+            let there: Vec<&str> = all.iter().map(name_of).collect();
             let p = format!("no clip named {name:?}; clips there: {}", there.join(", "));
             eprintln!("error: {p}");
             problems.push(p);
@@ -229,6 +233,21 @@ fn select(
         controllers.extend(found);
     }
     (out.into_iter().collect(), controllers.into_iter().collect())
+}
+
+/// Lets go of what writing the clips does not need of the index, before their text is
+/// made: the rigs', avatars', meshes', materials' and behaviours' names are in the
+/// [`NameBook`] and the controllers are written. Kept: the files, which references resolve
+/// through, the clips' names, and the scripts, which script curves name by guid.
+fn keep_what_clips_need(ws: &mut Workspace) {
+    ws.rigs = Vec::new();
+    ws.controllers = Vec::new();
+    ws.avatars = Vec::new();
+    ws.meshes = Vec::new();
+    ws.textures = Vec::new();
+    ws.materials = Vec::new();
+    ws.sprites = Vec::new();
+    ws.behaviours = Vec::new();
 }
 
 /// `DIR/<source file name>` of the object at `at`.

@@ -1,5 +1,4 @@
-//! The clips' rows, written out to a scratch file as the files are read, and the names the
-//! rigs' and controllers' rows name the clips by.
+//! The clips' rows, written out to a scratch file as the files are read.
 
 use std::io::Write;
 
@@ -9,16 +8,16 @@ use clipscope_core::workspace::{ClipEntry, Listed, ObjectRef};
 use super::format::{Indented, clip_json, clip_lines};
 
 /// The clips' rows as they are written out while the files are read: each row (as the JSON
-/// document or the table places it) in a scratch file on disk, and each clip's name,
-/// which the rigs' and controllers' rows name their clips by. Without a scratch file (none
-/// can be made) the workspace keeps its clips and the rows are made from them at the end.
+/// document or the table places it) in a scratch file on disk; the workspace keeps each
+/// clip's name ([`Workspace::let_go`]), which the rigs' and controllers' rows name their
+/// clips by. Without a scratch file (none can be made) the workspace keeps its clips and
+/// the rows are made from them at the end.
 pub(super) struct ClipRows {
     json: bool,
     pub(super) file: Option<std::io::BufWriter<std::fs::File>>,
     /// The first error writing the scratch file: the list is not printed.
     error: Option<std::io::Error>,
     count: usize,
-    names: Vec<(ObjectRef, Box<str>)>,
 }
 
 impl ClipRows {
@@ -37,7 +36,6 @@ impl ClipRows {
             file,
             error: None,
             count: 0,
-            names: Vec::new(),
         }
     }
 
@@ -46,11 +44,6 @@ impl ClipRows {
         let Some(file) = &mut self.file else {
             return Listed::Kept;
         };
-        // Grown by an eighth, not doubled: a whole game's names are most of what is held.
-        let more = clips.len().max(self.names.len() / 8);
-        if self.names.capacity() - self.names.len() < clips.len() {
-            self.names.reserve_exact(more);
-        }
         for c in clips {
             let written = if self.json {
                 // An element of the clips' array, as `write_json` places it: after a comma
@@ -67,14 +60,13 @@ impl ClipRows {
             if let Err(e) = written {
                 self.error.get_or_insert(e);
             }
-            self.names.push((c.at, c.name.as_str().into()));
             self.count += 1;
         }
         Listed::LetGo
     }
 
     /// The rows, to be read back in order.
-    pub(super) fn finish(mut self) -> std::io::Result<Clips> {
+    pub(super) fn finish(self) -> std::io::Result<Clips> {
         use std::io::Seek;
         if let Some(e) = self.error {
             return Err(e);
@@ -84,22 +76,19 @@ impl ClipRows {
         };
         let mut file = file.into_inner().map_err(|e| e.into_error())?;
         file.rewind()?;
-        self.names.sort_unstable_by_key(|(at, _)| *at);
         Ok(Clips::Written {
             rows: std::cell::RefCell::new(std::io::BufReader::new(file)),
             count: self.count,
-            names: self.names,
         })
     }
 }
 
 /// Where the clips' rows are.
 pub(super) enum Clips {
-    /// In a scratch file, `count` of them, with every clip's name by its reference.
+    /// In a scratch file, `count` of them.
     Written {
         rows: std::cell::RefCell<std::io::BufReader<std::fs::File>>,
         count: usize,
-        names: Vec<(ObjectRef, Box<str>)>,
     },
     /// In the workspace.
     Kept,
@@ -114,14 +103,10 @@ pub(super) struct Listing<'a> {
 impl Listing<'_> {
     /// The name of the clip at `at`; `#<path id>` where it is not loaded.
     pub(super) fn clip_name(&self, at: ObjectRef) -> String {
-        let name = match &self.clips {
-            Clips::Written { names, .. } => names
-                .binary_search_by_key(&at, |(at, _)| *at)
-                .ok()
-                .map(|i| names[i].1.to_string()),
-            Clips::Kept => self.ws.clip(at).map(|c| c.name.clone()),
-        };
-        name.unwrap_or_else(|| format!("#{}", at.path_id))
+        match self.ws.clip_name(at) {
+            Some(name) => name.to_string(),
+            None => format!("#{}", at.path_id),
+        }
     }
 
     /// How many clips there are.

@@ -13,6 +13,7 @@ use super::{
     AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames, RigEntry,
     Workspace,
 };
+use crate::animator::model::ResolvedClip;
 use crate::behaviour::BehaviourData;
 use crate::container::ContainerKind;
 use crate::error::Error;
@@ -45,6 +46,23 @@ fn room<T>(list: &mut Vec<T>, more: usize) {
     }
 }
 
+/// What a controller's leaf, and the workspace once it lets go of the clip, keep of it.
+pub(super) fn resolved_clip(entry: &ClipEntry) -> ResolvedClip {
+    let (start, length, looping, cycle_offset) = match &entry.data {
+        Ok(d) => (d.start, d.stop - d.start, d.loop_time, d.cycle_offset),
+        Err(_) => (0.0, 0.0, false, 0.0),
+    };
+    ResolvedClip {
+        name: entry.name.clone(),
+        file: entry.at.file,
+        path_id: entry.at.path_id,
+        start,
+        length,
+        looping,
+        cycle_offset,
+    }
+}
+
 /// A workspace being put together.
 #[derive(Default)]
 pub(super) struct Builder {
@@ -55,9 +73,6 @@ pub(super) struct Builder {
     rigs: Vec<RigLinks>,
     /// Every loaded clip and controller, which text files' links may name.
     pub(super) known: HashSet<ObjectRef>,
-    /// The clips let go of: the caller of [`super::Workspace::open_listing`] had what it
-    /// needed of them. References still resolve to them.
-    let_go: Vec<ObjectRef>,
     /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
     pub(super) shared: super::shared::Shared,
     /// How much of each file is kept.
@@ -94,9 +109,8 @@ impl Builder {
 
     /// Resolves every reference and returns the workspace.
     pub fn finish(mut self) -> Workspace {
-        let kept = self.ws.clips.iter().map(|c| c.at);
         // Those the workspace keeps and those it let go of (`let_go_of_clips`).
-        let clips: HashSet<ObjectRef> = kept.chain(self.let_go.drain(..)).collect();
+        let clips: HashSet<ObjectRef> = self.ws.clip_refs().into_iter().collect();
         self.known = clips.clone();
         self.known.extend(self.ws.controllers.iter().map(|c| c.at));
         let controllers = std::mem::take(&mut self.controllers);
@@ -126,11 +140,11 @@ impl Builder {
         self.ws
     }
 
-    /// Lets go of the clips from `start` on (the last file's), keeping their references,
-    /// which other files' rigs and controllers resolve to as before. Text files' clips stay:
-    /// their controllers' states take their times when they resolve. In a binary file's
-    /// controller kept for a list ([`Detail::List`]) there are no states, and a summary's
-    /// clips have no bindings to pick a rig's controller by, so nothing else asks for them.
+    /// Lets go of the clips from `start` on (the last file's), keeping what references to
+    /// them need ([`ResolvedClip`]: name, times, looping), which other files' rigs and
+    /// controllers resolve to as before. Text files' clips stay. A summary's clips
+    /// ([`Detail::facts_only`], [`Detail::Index`]) have no bindings to pick a rig's
+    /// controller by, so nothing else asks for them.
     pub fn let_go_of_clips(&mut self, start: usize) {
         let ws = &mut self.ws;
         let added = ws.clips.split_off(start);
@@ -138,8 +152,8 @@ impl Builder {
             if ws.files[clip.at.file].kind == ContainerKind::Yaml {
                 ws.clips.push(clip);
             } else {
-                room(&mut self.let_go, 1);
-                self.let_go.push(clip.at);
+                room(&mut ws.let_go, 1);
+                ws.let_go.push(resolved_clip(&clip));
             }
         }
     }

@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::animator::model::ResolvedClip;
 use crate::avatar::AvatarData;
 use crate::clip::ClipData;
 use crate::container::ContainerKind;
@@ -138,11 +139,13 @@ impl OpenOptions {
 pub enum Listed {
     /// The workspace keeps them, as [`Workspace::open`] does.
     Kept,
-    /// The caller has what it needs of them (their rows are printed): the workspace lets go
-    /// of them. Their references still resolve (a rig's clips, a controller's, an override's
-    /// pairs), but [`Workspace::clip`] finds them no more and `clips` lists only those of
-    /// text files, which their controllers' states take times from. Meant for a
-    /// [`Detail::List`] of a whole game.
+    /// The caller has what it needs of them (their rows are printed, or their names to
+    /// decode them again later): the workspace lets go of them, keeping of each only what
+    /// references to it need ([`Workspace::let_go`]: its name, times and looping). Their
+    /// references still resolve (a rig's clips, a controller's and its states', an
+    /// override's pairs), but [`Workspace::clip`] finds them no more and `clips` lists only
+    /// those of text files, which are always kept. Meant for an index of a whole game
+    /// ([`Detail::List`], [`Detail::Index`]).
     LetGo,
 }
 
@@ -294,6 +297,11 @@ pub type PathNames = Arc<BTreeMap<u32, String>>;
 pub struct Workspace {
     pub files: Vec<LoadedFile>,
     pub clips: Vec<ClipEntry>,
+    /// The clips let go of while the files were read ([`Listed::LetGo`]), in the files'
+    /// order: what references to them need (their names, times and looping, which a
+    /// controller's states take), not their facts. [`Workspace::clip`] does not find them;
+    /// [`Workspace::clip_name`] and [`Workspace::has_clip`] do.
+    pub let_go: Vec<ResolvedClip>,
     pub rigs: Vec<RigEntry>,
     pub controllers: Vec<ControllerEntry>,
     pub avatars: Vec<AvatarEntry>,
@@ -429,6 +437,32 @@ impl Workspace {
         find_at(&self.clips, at, |c| c.at)
     }
 
+    /// Whether a clip is loaded at a reference: kept, or let go of ([`Listed::LetGo`]).
+    pub fn has_clip(&self, at: ObjectRef) -> bool {
+        self.clip(at).is_some() || self.let_go_clip(at).is_some()
+    }
+
+    /// The name of the clip at a reference, kept or let go of.
+    pub fn clip_name(&self, at: ObjectRef) -> Option<&str> {
+        match self.clip(at) {
+            Some(c) => Some(&c.name),
+            None => self.let_go_clip(at).map(|c| c.name.as_str()),
+        }
+    }
+
+    /// Every loaded clip's reference, kept or let go of, in order.
+    pub fn clip_refs(&self) -> Vec<ObjectRef> {
+        let kept = self.clips.iter().map(|c| c.at);
+        let mut all: Vec<ObjectRef> = kept.chain(self.let_go.iter().map(let_go_at)).collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// What the workspace keeps of a clip it let go of.
+    fn let_go_clip(&self, at: ObjectRef) -> Option<&ResolvedClip> {
+        find_at(&self.let_go, at, let_go_at)
+    }
+
     /// The avatar at a reference.
     pub fn avatar(&self, at: ObjectRef) -> Option<&AvatarEntry> {
         find_at(&self.avatars, at, |a| a.at)
@@ -476,6 +510,14 @@ impl Workspace {
             .iter()
             .enumerate()
             .filter(|(_, r)| r.humanoid.is_some())
+    }
+}
+
+/// The reference of a clip let go of.
+fn let_go_at(c: &ResolvedClip) -> ObjectRef {
+    ObjectRef {
+        file: c.file,
+        path_id: c.path_id,
     }
 }
 

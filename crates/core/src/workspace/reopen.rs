@@ -93,7 +93,7 @@ impl Workspace {
                         let data = decoded.next().unwrap_or_else(|| {
                             Err(self.clip_error(at, "no AnimationClip is listed there"))
                         });
-                        let name = self.clip(at).map(|e| e.name.clone()).unwrap_or_default();
+                        let name = self.clip_name(at).unwrap_or_default().to_string();
                         f(i, &ClipEntry { at, name, data })
                     }
                 };

@@ -422,21 +422,11 @@ impl Builder {
         self.resolved_clip(at)
     }
 
-    /// What a controller's leaf needs of the loaded clip at `at`.
+    /// What a controller's leaf needs of the loaded clip at `at`, kept or let go of.
     pub(super) fn resolved_clip(&self, at: ObjectRef) -> Option<ResolvedClip> {
-        let entry = self.ws.clip(at)?;
-        let (start, length, looping, cycle_offset) = match &entry.data {
-            Ok(d) => (d.start, d.stop - d.start, d.loop_time, d.cycle_offset),
-            Err(_) => (0.0, 0.0, false, 0.0),
-        };
-        Some(ResolvedClip {
-            name: entry.name.clone(),
-            file: at.file,
-            path_id: at.path_id,
-            start,
-            length,
-            looping,
-            cycle_offset,
-        })
+        match self.ws.clip(at) {
+            Some(entry) => Some(super::merge::resolved_clip(entry)),
+            None => self.ws.let_go_clip(at).cloned(),
+        }
     }
 }

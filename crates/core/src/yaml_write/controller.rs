@@ -154,7 +154,7 @@ pub fn write_controller(ws: &Workspace, index: usize) -> Result<ControllerText, 
                 file: r.file,
                 path_id: r.path_id,
             };
-            if ws.clip(target).is_some() {
+            if ws.has_clip(target) {
                 clips.borrow_mut().insert(target);
                 return TextRef::Asset {
                     file_id: ANIM_FILE_ID,
@@ -175,7 +175,7 @@ pub fn write_controller(ws: &Workspace, index: usize) -> Result<ControllerText, 
                     m_PathID: Int(*path_id),
                 };
                 match ws.resolve(at.file, pptr) {
-                    Some(target) if ws.clip(target).is_some() => {
+                    Some(target) if ws.has_clip(target) => {
                         clips.borrow_mut().insert(target);
                         return asset(ANIM_FILE_ID, object_guid(ws, target));
                     }

@@ -192,15 +192,16 @@ fn a_list_keeps_controllers_clips_and_overrides_but_not_their_state_machines() {
     assert_eq!(overrides.pairs.len(), 2, "{overrides:?}");
 }
 
-/// A list over a whole game lets go of each file's clips once their rows are written
-/// ([`Listed::LetGo`]): every reference to them resolves as when they are kept (rigs',
-/// controllers' and overrides' clips), the warnings and errors are the same, the caller saw
-/// every clip in order, and the workspace keeps only the text files' clips. On the override
-/// fixture and every shared file.
+/// An index over a whole game lets go of each file's clips once its caller has what it needs
+/// of them ([`Listed::LetGo`]: `list` its rows, `unity` their names): every reference to
+/// them resolves as when they are kept (rigs', controllers' and overrides' clips, and the
+/// leaves of the controllers' state machines, which take the clips' names and times), the
+/// warnings and errors are the same, the caller saw every clip in order, the workspace
+/// keeps only the text files' clips and still names every clip. For a list
+/// ([`Detail::List`]) and an index ([`Detail::Index`]), on the override fixture and every
+/// shared file.
 #[test]
-fn a_list_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
-    use clipscope_core::container::ContainerKind;
-    use clipscope_core::workspace::{Listed, ObjectRef};
+fn an_index_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
     let dir = std::env::temp_dir().join(format!("clipscope-let-go-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("override.bundle"), fixture()).unwrap();
@@ -208,13 +209,22 @@ fn a_list_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
     let shared = [common::data("binary"), common::data("yaml")];
     let with_shared = shared.iter().all(Option::is_some);
     paths.extend(shared.into_iter().flatten());
+    for detail in [Detail::List, Detail::Index] {
+        let_go_resolves_as_kept(&paths, detail, with_shared);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn let_go_resolves_as_kept(paths: &[std::path::PathBuf], detail: Detail, with_shared: bool) {
+    use clipscope_core::container::ContainerKind;
+    use clipscope_core::workspace::{Listed, ObjectRef};
     let options = OpenOptions {
-        detail: Detail::List,
+        detail,
         ..OpenOptions::default()
     };
     let open = |listed: Listed, seen: &mut Vec<(ObjectRef, String)>| {
         Workspace::open_listing(
-            &paths,
+            paths,
             &options,
             |_, _, _| {},
             |_, _, clips| {
@@ -226,15 +236,26 @@ fn a_list_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
     let (mut kept_seen, mut seen) = (Vec::new(), Vec::new());
     let kept = open(Listed::Kept, &mut kept_seen);
     let let_go = open(Listed::LetGo, &mut seen);
-    let _ = std::fs::remove_dir_all(&dir);
     let all: Vec<_> = kept.clips.iter().map(|c| (c.at, c.name.clone())).collect();
     assert_eq!(seen, all, "every clip seen, in order");
     let is_text = |at: ObjectRef| kept.files[at.file].kind == ContainerKind::Yaml;
     let text: Vec<ObjectRef> = all.iter().map(|c| c.0).filter(|&at| is_text(at)).collect();
     let left: Vec<ObjectRef> = let_go.clips.iter().map(|c| c.at).collect();
     assert_eq!(left, text, "only the text files' clips are kept");
+    assert_eq!(let_go.let_go.len(), all.len() - text.len(), "{detail:?}");
     assert!(all.len() > text.len(), "binary clips let go of");
     assert!(!text.is_empty() || !with_shared, "text clips kept");
+    // Every clip is still known by its reference and named, in order.
+    assert_eq!(let_go.clip_refs(), kept.clip_refs());
+    for (at, name) in &all {
+        assert!(let_go.has_clip(*at));
+        assert_eq!(let_go.clip_name(*at), Some(name.as_str()));
+    }
+    let nothing = ObjectRef {
+        file: 0,
+        path_id: i64::MIN,
+    };
+    assert!(!let_go.has_clip(nothing) && let_go.clip_name(nothing).is_none());
     assert_eq!(let_go.warnings, kept.warnings);
     let errors = |ws: &Workspace| ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
     assert_eq!(errors(&let_go), errors(&kept));
@@ -259,7 +280,20 @@ fn a_list_that_lets_go_of_clips_resolves_as_one_that_keeps_them() {
             (k.at, &k.clips, k.unresolved_clips)
         );
         assert_eq!(l.overrides, k.overrides, "{}", l.name);
-        assert_eq!(l.model.as_ref().err(), k.model.as_ref().err(), "{}", l.name);
+        // The state machines' leaves resolve to the same clips, names and times.
+        assert_eq!(l.model, k.model, "{}", l.name);
+    }
+    if detail == Detail::Index {
+        let mut leaves = 0;
+        for model in let_go
+            .controllers
+            .iter()
+            .filter_map(|c| c.model.as_ref().ok())
+        {
+            let mut model = model.clone();
+            model.visit_clips_mut(&mut |leaf| leaves += usize::from(leaf.resolved.is_some()));
+        }
+        assert!(leaves >= 3, "{leaves} leaves resolved");
     }
     let faster = let_go.controllers.iter().find(|c| c.name == "Faster");
     let overrides = faster.and_then(|c| c.overrides.as_ref()).expect("resolved");
