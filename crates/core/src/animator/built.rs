@@ -82,6 +82,7 @@ pub fn from_raw(raw: &raw::AnimatorController) -> Controller {
             state_machine: machine,
         });
     }
+    out.layers.shrink_to_fit();
     out
 }
 

@@ -103,7 +103,8 @@ impl MachineTree {
     }
 
     /// The filled root machine.
-    pub fn finish(self) -> StateMachine {
+    pub fn finish(mut self) -> StateMachine {
+        self.root.shrink_to_fit();
         self.root
     }
 }
@@ -145,5 +146,12 @@ mod tests {
             loco.state_machines[0].states[0].full_path,
             "Base Layer.Loco.Fast.Run"
         );
+        // The machines hold no spare room (a whole game's index holds thousands).
+        let mut stack = vec![&root];
+        while let Some(m) = stack.pop() {
+            assert_eq!(m.states.capacity(), m.states.len(), "{}", m.path);
+            assert_eq!(m.state_machines.capacity(), m.state_machines.len());
+            stack.extend(&m.state_machines);
+        }
     }
 }

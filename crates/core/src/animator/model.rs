@@ -496,6 +496,19 @@ impl Motion {
 }
 
 impl StateMachine {
+    /// Drops the spare room of this machine's lists and its sub-machines': a whole game's
+    /// index holds thousands of machines, whose lists grew by doubling as they were built.
+    pub fn shrink_to_fit(&mut self) {
+        self.states.shrink_to_fit();
+        self.any_state_transitions.shrink_to_fit();
+        self.entry_transitions.shrink_to_fit();
+        self.exit_transitions.shrink_to_fit();
+        self.state_machines.shrink_to_fit();
+        for m in &mut self.state_machines {
+            m.shrink_to_fit();
+        }
+    }
+
     /// Every state of this machine and its sub-machines, depth first.
     pub fn all_states(&self) -> Vec<&State> {
         let mut out = Vec::new();
