@@ -134,6 +134,7 @@ impl Inputs {
             unity_version: self.unity_version.clone(),
             detail,
             spill: None,
+            outline_controllers: false,
         }
     }
 }

@@ -11,13 +11,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use clipscope_core::Detail;
+use clipscope_core::animator::model::Controller;
 use clipscope_core::workspace::{Listed, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
     Measure, NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim_of,
-    write_controller, write_override,
+    write_controller, write_controller_model, write_override,
 };
 use serde_json::json;
 
@@ -97,6 +98,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         unity_version: args.assume_version.clone(),
         detail: Detail::Index,
         spill,
+        // A whole game's controllers' state machines are decoded again as each is written.
+        outline_controllers: true,
     };
     // Each clip is decoded again as it is written: the index keeps of it only what references
     // to it need (its name, times and looping), not its facts (a whole game's clips are
@@ -116,17 +119,17 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     // controller's references resolve in the folder it lies in; each clip is written once.
     let mut clip_folder: HashMap<ObjectRef, PathBuf> = HashMap::new();
     let mut selected: BTreeSet<ObjectRef> = clips.into_iter().collect();
-    for index in with_bases(&ws, controllers) {
-        let at = ws.controllers[index].at;
-        let result = if ws.controllers[index].overrides.is_some() {
-            write_override(&ws, index)
-                .map_err(|e| e.to_string())
-                .and_then(|o| save_override(&ws, &args.output, at, o, &mut folders))
-        } else {
-            write_controller(&ws, index)
-                .map_err(|e| e.to_string())
-                .and_then(|c| save_controller(&ws, &args.output, at, c, &mut folders))
-        };
+    let order = with_bases(&ws, controllers);
+    // Each controller's text is made on every core, its state machines decoded again from
+    // its file; they are saved here in order, so that their files' names do not depend on
+    // which thread finishes first.
+    let made = |i: usize, model| make_controller(&ws, order[i], model);
+    ws.each_controller_in_order(&order, &options, made, |i, made| {
+        let at = ws.controllers[order[i]].at;
+        let result = made.and_then(|text| match text {
+            Made::Override(o) => save_override(&ws, &args.output, at, o, &mut folders),
+            Made::Controller(c) => save_controller(&ws, &args.output, at, c, &mut folders),
+        });
         match result {
             Ok((report, dir, played)) => {
                 // Kept only for the report file: a whole game has thousands.
@@ -143,7 +146,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
                 problems.push(e);
             }
         }
-    }
+    });
     let write_options = WriteOptions {
         unity_version: args.unity_version.as_deref().and_then(|v| v.parse().ok()),
         measure: if args.no_measure {
@@ -375,6 +378,34 @@ fn with_bases(ws: &Workspace, controllers: Vec<usize>) -> Vec<usize> {
         }
     }
     set.into_iter().collect()
+}
+
+/// A controller's text, made on any core.
+enum Made {
+    Override(OverrideText),
+    Controller(ControllerText),
+}
+
+/// Controller `index`'s text: an `.overrideController`, or a `.controller` of `model`, its
+/// state machines decoded again; one that did not decode gives its reason as writing
+/// reports it.
+fn make_controller(
+    ws: &Workspace,
+    index: usize,
+    model: Result<Controller, String>,
+) -> Result<Made, String> {
+    let written = if ws.controllers[index].overrides.is_some() {
+        write_override(ws, index).map(Made::Override)
+    } else {
+        match model {
+            Ok(model) => write_controller_model(ws, index, &model).map(Made::Controller),
+            Err(_) if ws.controllers[index].model.is_err() => {
+                write_controller(ws, index).map(Made::Controller)
+            }
+            Err(e) => return Err(e),
+        }
+    };
+    written.map_err(|e| e.to_string())
 }
 
 /// Writes one `.overrideController` and its `.meta`, printing its line; the report with

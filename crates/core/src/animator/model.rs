@@ -553,6 +553,16 @@ impl Controller {
         }
     }
 
+    /// Its name, parameters and warnings, without its layers: what a workspace opened with
+    /// [`OpenOptions::outline_controllers`](crate::OpenOptions::outline_controllers) keeps
+    /// of a binary file's controller (the parameters name the curves that drive them).
+    pub fn outline(self) -> Controller {
+        Controller {
+            layers: Vec::new(),
+            ..self
+        }
+    }
+
     /// Calls `f` on every clip motion of every layer.
     pub fn visit_clips_mut(&mut self, f: &mut dyn FnMut(&mut ClipMotion)) {
         for layer in &mut self.layers {

@@ -130,11 +130,14 @@ pub(super) fn extract_bytes(
             Ok(file) => {
                 let index =
                     index_serialized(&location, inner.name, opened.kind, &file, &streams, options);
-                // An LZMA container's clip files are kept decompressed for the second
-                // reading (LZ4 and stored data are read again as cheaply as they are kept).
+                // An LZMA container's clip files (and controller files, where controllers
+                // are decoded again) are kept decompressed for the second reading (LZ4 and
+                // stored data are read again as cheaply as they are kept).
+                let again = !index.clips.is_empty()
+                    || (options.outline_controllers && !index.controllers.is_empty());
                 if let Some(spill) = &options.spill
                     && opened.lzma
-                    && !index.clips.is_empty()
+                    && again
                 {
                     spill.keep(path, &index.inner, opened.unity_revision.as_deref(), &bytes);
                 }

@@ -77,13 +77,17 @@ pub(super) struct Builder {
     pub(super) shared: super::shared::Shared,
     /// How much of each file is kept.
     detail: Detail,
+    /// Whether binary files' controllers keep only their outline
+    /// ([`super::OpenOptions::outline_controllers`]).
+    outline_controllers: bool,
 }
 
 impl Builder {
     /// An empty workspace that keeps `detail` of each file.
-    pub fn new(detail: Detail) -> Builder {
+    pub fn new(options: &super::OpenOptions) -> Builder {
         Builder {
-            detail,
+            detail: options.detail,
+            outline_controllers: options.outline_controllers,
             ..Builder::default()
         }
     }
@@ -218,6 +222,7 @@ impl Builder {
                 unresolved_clips: 0,
                 model: match (c.model, self.detail) {
                     (Ok(model), Detail::List) => Ok(model.summary()),
+                    (Ok(model), _) if self.outline_controllers => Ok(model.outline()),
                     (model, _) => model,
                 },
                 overrides: None,

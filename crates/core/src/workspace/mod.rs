@@ -23,6 +23,7 @@ mod ordered;
 mod overrides;
 mod renderers;
 mod reopen;
+mod reopen_controller;
 mod resolve;
 mod scene;
 mod shared;
@@ -63,6 +64,12 @@ pub struct OpenOptions {
     /// reading ([`Workspace::decode_clips`]) that need not decompress their containers
     /// again; `None`: nothing is kept.
     pub spill: Option<Arc<Spill>>,
+    /// Whether a binary file's controllers keep only their outline (name, parameters and
+    /// warnings, with their clips and override pairs) and not their layers, which
+    /// [`Workspace::decode_controller`] decodes again from the file (kept in the spill with
+    /// the clip files): what a whole game's controllers cost until they are written. A
+    /// text file's controllers are kept whole.
+    pub outline_controllers: bool,
 }
 
 /// How much of each file a workspace keeps.
@@ -115,6 +122,7 @@ impl OpenOptions {
             unity_version,
             detail: Detail::Index,
             spill: Spill::in_cache().ok().map(Arc::new),
+            outline_controllers: false,
         }
     }
 
@@ -368,7 +376,7 @@ impl Workspace {
         let guids = GuidIndexes::default();
         let done = AtomicUsize::new(0);
         let total = AtomicUsize::new(given.len());
-        let mut builder = merge::Builder::new(options.detail);
+        let mut builder = merge::Builder::new(options);
         // Assets the text files name by guid, opened on demand (not given, but found through
         // the project's `.meta` files).
         let mut opened = linked::Opened::new(&given);
@@ -424,7 +432,7 @@ impl Workspace {
 
     /// Opens one file from bytes already read (for embedding and tests).
     pub fn open_bytes(path: &Path, bytes: Vec<u8>, options: &OpenOptions) -> Workspace {
-        let mut builder = merge::Builder::new(options.detail);
+        let mut builder = merge::Builder::new(options);
         builder.add(
             path,
             extract::extract_bytes(path, bytes, options, &GuidIndexes::default()),

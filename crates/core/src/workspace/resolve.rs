@@ -190,6 +190,14 @@ impl Builder {
 }
 
 impl Workspace {
+    /// What a controller's leaf needs of the loaded clip at `at`, kept or let go of.
+    pub(super) fn resolved_clip(&self, at: ObjectRef) -> Option<ResolvedClip> {
+        match self.clip(at) {
+            Some(entry) => Some(super::merge::resolved_clip(entry)),
+            None => self.let_go_clip(at).cloned(),
+        }
+    }
+
     /// The object a PPtr read in file `from` names, when the file it points into is loaded
     /// (whether that file holds the object is for the caller to check).
     pub fn resolve(&self, from: usize, pptr: PPtr) -> Option<ObjectRef> {
@@ -424,9 +432,6 @@ impl Builder {
 
     /// What a controller's leaf needs of the loaded clip at `at`, kept or let go of.
     pub(super) fn resolved_clip(&self, at: ObjectRef) -> Option<ResolvedClip> {
-        match self.ws.clip(at) {
-            Some(entry) => Some(super::merge::resolved_clip(entry)),
-            None => self.ws.let_go_clip(at).cloned(),
-        }
+        self.ws.resolved_clip(at)
     }
 }

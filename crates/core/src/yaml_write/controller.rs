@@ -106,6 +106,17 @@ pub fn write_mask(
     layer: usize,
 ) -> Result<Option<MaskText>, WriteError> {
     let (model, at, _) = model(ws, index)?;
+    mask_of(ws, index, at, model, layer)
+}
+
+/// [`write_mask`] of `model`, controller `index` (at `at`) decoded.
+fn mask_of(
+    ws: &Workspace,
+    index: usize,
+    at: ObjectRef,
+    model: &Controller,
+    layer: usize,
+) -> Result<Option<MaskText>, WriteError> {
     let l = model
         .layers
         .get(layer)
@@ -127,6 +138,27 @@ pub fn write_mask(
 /// masks, the clips it plays and its report.
 pub fn write_controller(ws: &Workspace, index: usize) -> Result<ControllerText, WriteError> {
     let (model, at, source) = model(ws, index)?;
+    write_controller_of(ws, (index, at, source), model)
+}
+
+/// The `.controller` text of `model`, controller `index` decoded (by the workspace, or again
+/// with [`Workspace::decode_controller`] when the workspace keeps only its outline), with
+/// its masks, the clips it plays and its report.
+pub fn write_controller_model(
+    ws: &Workspace,
+    index: usize,
+    model: &Controller,
+) -> Result<ControllerText, WriteError> {
+    let (entry, source) = entry(ws, index)?;
+    write_controller_of(ws, (index, entry.at, source), model)
+}
+
+/// [`write_controller`] of `model`: controller `index`, read from `at` in `source`.
+fn write_controller_of(
+    ws: &Workspace,
+    (index, at, source): (usize, ObjectRef, String),
+    model: &Controller,
+) -> Result<ControllerText, WriteError> {
     let mut masks = Vec::new();
     let mut mask_refs = Vec::with_capacity(model.layers.len());
     let mut dropped = vec![DEFAULTED.to_string()];
@@ -134,7 +166,7 @@ pub fn write_controller(ws: &Workspace, index: usize) -> Result<ControllerText, 
         if let Some(why) = &layer.mask_asset {
             dropped.push(format!("layer {}: mask not written: {why}", layer.name));
         }
-        match write_mask(ws, index, i)? {
+        match mask_of(ws, index, at, model, i)? {
             Some(mask) => {
                 mask_refs.push(Some(TextRef::Asset {
                     file_id: MASK_FILE_ID,

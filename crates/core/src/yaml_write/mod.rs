@@ -37,7 +37,9 @@ pub mod script;
 
 use serde::Serialize;
 
-pub use controller::{ControllerReport, ControllerText, write_controller, write_mask};
+pub use controller::{
+    ControllerReport, ControllerText, write_controller, write_controller_model, write_mask,
+};
 pub use emit::TextRef;
 pub use file_id::CONTROLLER_FILE_ID;
 pub use float::f32_text;

@@ -515,3 +515,100 @@ fn clips_come_in_full_without_vertices_or_pixels_and_a_rigs_files_give_them_back
     }
     assert!(targets > 0, "{}: its swaps resolve", swapping.name);
 }
+
+/// An index that outlines its controllers ([`OpenOptions::outline_controllers`], as `unity`
+/// opens a whole game) keeps of each binary file's controller its name, parameters,
+/// warnings, clips and override pairs but no layers, and decodes each again, from the spill
+/// for an LZMA container (the web player's, overwritten on disk since) or from its file
+/// (the bundle's, the level's), as the model an index keeps whole: the same layers, states,
+/// blend trees and leaves resolved to the same clips, names and times. Text controllers and
+/// override controllers come as kept. Taken in the order asked for, each file read once.
+#[test]
+fn an_outlined_controller_decodes_again_as_the_one_kept_whole() {
+    let Some(paths) = shared() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("clipscope-outline-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spill = std::sync::Arc::new(Spill::new_in(&dir).expect("a spill folder"));
+    let outlined_options = OpenOptions {
+        detail: Detail::Index,
+        spill: Some(spill),
+        outline_controllers: true,
+        ..OpenOptions::default()
+    };
+    let outlined = Workspace::open(&paths, &outlined_options);
+    let whole = open(&paths, Detail::Index);
+    assert_eq!(outlined.controllers.len(), whole.controllers.len());
+    let wanted: Vec<usize> = (0..outlined.controllers.len()).rev().collect();
+    let mut seen = Vec::new();
+    outlined.each_controller_in_order(
+        &wanted,
+        &outlined_options,
+        |i, m| (i, m),
+        |i, (j, m)| {
+            assert_eq!(i, j);
+            seen.push((wanted[i], m));
+        },
+    );
+    assert_eq!(seen.len(), wanted.len(), "every controller, in order");
+    let mut decoded_again = 0;
+    for (index, again) in seen {
+        let (o, w) = (&outlined.controllers[index], &whole.controllers[index]);
+        assert_eq!((o.at, &o.name, &o.clips), (w.at, &w.name, &w.clips));
+        let binary =
+            outlined.files[o.at.file].kind != clipscope_core::container::ContainerKind::Yaml;
+        match (&o.model, &w.model) {
+            (Ok(kept), Ok(model)) => {
+                assert_eq!(kept.parameters, model.parameters, "{}", o.name);
+                assert_eq!(kept.warnings, model.warnings, "{}", o.name);
+                if binary && o.overrides.is_none() {
+                    assert!(kept.layers.is_empty(), "{}: outlined", o.name);
+                    assert!(!model.layers.is_empty(), "{}", o.name);
+                    decoded_again += 1;
+                }
+                assert_eq!(again.as_ref(), Ok(model), "{}", o.name);
+                assert_eq!(
+                    outlined
+                        .decode_controller(index, &outlined_options)
+                        .as_ref(),
+                    Ok(model)
+                );
+            }
+            (Err(kept), Err(reason)) => {
+                assert_eq!(kept, reason);
+                assert_eq!(again.as_ref(), Err(reason), "{}", o.name);
+            }
+            (kept, model) => panic!("{}: {kept:?} against {model:?}", o.name),
+        }
+    }
+    assert!(
+        decoded_again >= 4,
+        "{decoded_again} binary controllers decoded again"
+    );
+    // The web player's controller (an LZMA container) comes from the spill once its file
+    // is overwritten.
+    let copy = dir.join("WebPlayer.unity3d");
+    std::fs::copy(paths[0].join("resetanimator/WebPlayer.unity3d"), &copy).unwrap();
+    let at_copy = Workspace::open(std::slice::from_ref(&copy), &outlined_options);
+    let copy_whole = open(std::slice::from_ref(&copy), Detail::Index);
+    std::fs::write(&copy, b"overwritten").unwrap();
+    let index = (0..at_copy.controllers.len())
+        .find(|&i| at_copy.controllers[i].model.is_ok())
+        .expect("a controller");
+    let again = at_copy.decode_controller(index, &outlined_options);
+    assert!(
+        again.as_ref().is_ok_and(|m| !m.layers.is_empty()),
+        "{again:?}"
+    );
+    assert_eq!(again, copy_whole.controllers[index].model, "from the spill");
+    // Without the spill, the overwritten file is an error naming it.
+    let no_spill = OpenOptions {
+        spill: None,
+        ..outlined_options.clone()
+    };
+    let gone = at_copy.decode_controller(index, &no_spill).unwrap_err();
+    assert!(gone.contains("WebPlayer.unity3d"), "{gone}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
