@@ -3,7 +3,7 @@
 //! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
 //! each file is.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -11,18 +11,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context, Result};
 use clipscope_core::Detail;
-use clipscope_core::animator::model::Controller;
 use clipscope_core::workspace::{Listed, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
 use clipscope_core::yaml_write::guid::meta_text;
 use clipscope_core::yaml_write::{
-    ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, ControllerReport, ControllerText, MASK_FILE_ID,
-    Measure, NameBook, OVERRIDE_FILE_ID, OverrideText, WriteOptions, write_anim_of,
-    write_controller, write_controller_model, write_override,
+    ANIM_FILE_ID, AnimText, Measure, NameBook, WriteOptions, write_anim_of,
 };
 use serde_json::json;
 
 use super::parse_unity_version;
+use controllers::{Made, make_controller, save_controller, save_override, with_bases};
+use names::UniqueNames;
+
+mod controllers;
+mod names;
 
 // Arguments of `clipscope unity`; its help is the command's doc comment in `cli/mod.rs`.
 #[derive(clap::Args)]
@@ -362,147 +364,6 @@ fn save(
     serde_json::to_value(&report).map_err(|e| e.to_string())
 }
 
-/// The controllers asked for and, for each override controller among them, its base
-/// (and the base's base): an `.overrideController` names its base by guid.
-fn with_bases(ws: &Workspace, controllers: Vec<usize>) -> Vec<usize> {
-    let mut set: BTreeSet<usize> = controllers.iter().copied().collect();
-    let mut stack = controllers;
-    while let Some(i) = stack.pop() {
-        let Some(o) = &ws.controllers[i].overrides else {
-            continue;
-        };
-        if let Some(base) = ws.controllers.iter().position(|c| c.at == o.base)
-            && set.insert(base)
-        {
-            stack.push(base);
-        }
-    }
-    set.into_iter().collect()
-}
-
-/// A controller's text, made on any core.
-enum Made {
-    Override(OverrideText),
-    Controller(ControllerText),
-}
-
-/// Controller `index`'s text: an `.overrideController`, or a `.controller` of `model`, its
-/// state machines decoded again; one that did not decode gives its reason as writing
-/// reports it.
-fn make_controller(
-    ws: &Workspace,
-    index: usize,
-    model: Result<Controller, String>,
-) -> Result<Made, String> {
-    let written = if ws.controllers[index].overrides.is_some() {
-        write_override(ws, index).map(Made::Override)
-    } else {
-        match model {
-            Ok(model) => write_controller_model(ws, index, &model).map(Made::Controller),
-            Err(_) if ws.controllers[index].model.is_err() => {
-                write_controller(ws, index).map(Made::Controller)
-            }
-            Err(e) => return Err(e),
-        }
-    };
-    written.map_err(|e| e.to_string())
-}
-
-/// Writes one `.overrideController` and its `.meta`, printing its line; the report with
-/// `written` set, the folder, and the clips of its pairs.
-fn save_override(
-    ws: &Workspace,
-    output: &Path,
-    at: ObjectRef,
-    o: OverrideText,
-    folders: &mut UniqueNames,
-) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
-    let dir = source_folder(ws, output, at);
-    let path = write_asset(
-        &dir,
-        &o.name,
-        "overrideController",
-        &o.text,
-        &o.guid,
-        OVERRIDE_FILE_ID,
-        folders,
-    )?;
-    let mut report = o.report;
-    report.written = Some(path.display().to_string());
-    println!(
-        "wrote {}: overrides {:?}, {} clips replaced",
-        path.display(),
-        report.base,
-        report.overrides
-    );
-    let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-    Ok((value, dir, o.clips))
-}
-
-/// Writes one `.controller` and its masks (each with its `.meta`), printing its line; the
-/// report with `written` set, the folder, and the clips it plays.
-fn save_controller(
-    ws: &Workspace,
-    output: &Path,
-    at: ObjectRef,
-    controller: ControllerText,
-    folders: &mut UniqueNames,
-) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
-    let dir = source_folder(ws, output, at);
-    let mut report = controller.report;
-    for (mask, mask_report) in controller.masks.iter().zip(&mut report.masks) {
-        let path = write_asset(
-            &dir,
-            &mask.name,
-            "mask",
-            &mask.text,
-            &mask.guid,
-            MASK_FILE_ID,
-            folders,
-        )?;
-        mask_report.written = Some(path.display().to_string());
-    }
-    let path = write_asset(
-        &dir,
-        &controller.name,
-        "controller",
-        &controller.text,
-        &controller.guid,
-        CONTROLLER_FILE_ID,
-        folders,
-    )?;
-    report.written = Some(path.display().to_string());
-    println!("{}", controller_line(&report));
-    for d in report.dropped.iter().skip(1) {
-        eprintln!("warning: {}: {d}", path.display());
-    }
-    let value = serde_json::to_value(&report).map_err(|e| e.to_string())?;
-    Ok((value, dir, controller.clips))
-}
-
-/// `wrote PATH: S states, T transitions, B blend trees, M masks, C clips[, N names not
-/// found][, K clips not loaded]`.
-fn controller_line(r: &ControllerReport) -> String {
-    let c = &r.counts;
-    let mut line = format!(
-        "wrote {}: {} layers, {} states, {} transitions, {} blend trees, {} masks, {} clips",
-        r.written.as_deref().unwrap_or(""),
-        c.layers,
-        c.states,
-        c.state_transitions + c.transitions,
-        c.blend_trees,
-        r.masks.len(),
-        r.clips
-    );
-    if !r.names_not_found.is_empty() {
-        line.push_str(&format!(", {} names not found", r.names_not_found.len()));
-    }
-    if !r.missing_clips.is_empty() {
-        line.push_str(&format!(", {} clips not loaded", r.missing_clips.len()));
-    }
-    line
-}
-
 /// `wrote PATH: N curves, K keys (from J), max error E[, U unresolved paths][, scripts …]`.
 fn console_line(r: &clipscope_core::yaml_write::ClipReport) -> String {
     let mut line = format!(
@@ -534,53 +395,4 @@ fn console_line(r: &clipscope_core::yaml_write::ClipReport) -> String {
         ));
     }
     line
-}
-
-/// Names taken in each folder, case-insensitively (as on Windows and macOS).
-#[derive(Default)]
-struct UniqueNames {
-    taken: HashMap<PathBuf, HashSet<String>>,
-    /// The last number given to each name in each folder, where one was: the next claim of
-    /// the same name starts after it (a game's thousand `Idle`s are not counted up from 1
-    /// each time).
-    last: HashMap<(PathBuf, String), usize>,
-}
-
-impl UniqueNames {
-    /// `name`, or `name 1`, `name 2`, … where `name.ext` is taken in `dir`.
-    fn claim(&mut self, dir: &Path, name: &str, ext: &str) -> String {
-        let taken = self.taken.entry(dir.to_path_buf()).or_default();
-        let mut candidate = name.to_string();
-        if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
-            return candidate;
-        }
-        let key = (dir.to_path_buf(), format!("{name}.{ext}").to_lowercase());
-        let n = self.last.entry(key).or_insert(0);
-        loop {
-            *n += 1;
-            candidate = format!("{name} {n}");
-            if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
-                return candidate;
-            }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_are_made_unique_and_safe() {
-        let mut names = UniqueNames::default();
-        let dir = Path::new("out/a");
-        assert_eq!(names.claim(dir, "Idle", "anim"), "Idle");
-        assert_eq!(names.claim(dir, "idle", "anim"), "idle 1");
-        assert_eq!(names.claim(dir, "Idle", "anim"), "Idle 2");
-        assert_eq!(names.claim(dir, "Idle", "controller"), "Idle");
-        assert_eq!(names.claim(Path::new("out/b"), "Idle", "anim"), "Idle");
-        assert_eq!(safe_file_name("a/b:c?"), "a_b_c_");
-        assert_eq!(safe_file_name(".."), "clip");
-        assert_eq!(safe_file_name(""), "clip");
-    }
 }
