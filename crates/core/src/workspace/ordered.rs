@@ -1,17 +1,23 @@
 //! Work spread over every core whose results are taken in order as they come: a whole
 //! game's files opened, or its clips decoded again, without holding every result.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Condvar, Mutex};
 
 use rayon::prelude::*;
+
+/// How many items past the earliest unfinished one a core may start: a slow item (a large
+/// LZMA bundle, a file on a cold disk) must not let the other cores run far ahead and fill
+/// memory with finished results that wait for it to be taken.
+const AHEAD_PER_CORE: usize = 16;
 
 /// Runs `work` on each of `items` on every core; each call hands its results, numbered, to
 /// the `emit` it is given. `take` receives them on the calling thread in their numbers'
 /// order (0, 1, 2, …) as soon as each and those before it are done, so what is held at once
-/// is the work in flight and the few results finished ahead of an earlier one. Called from
-/// one of rayon's threads (which must not wait on the pool), every result is gathered
-/// first, then taken in order.
+/// is the work in flight and the results finished ahead of an earlier one: no item is
+/// started more than [`AHEAD_PER_CORE`] items a core past the earliest unfinished one.
+/// Called from one of rayon's threads (which must not wait on the pool), every result is
+/// gathered first, then taken in order.
 pub(super) fn par_in_order<I: Send, T: Send>(
     items: impl Iterator<Item = I> + Send,
     work: impl Fn(I, &mut dyn FnMut(usize, T)) + Sync,
@@ -33,15 +39,33 @@ pub(super) fn par_in_order<I: Send, T: Send>(
     }
     let (send, receive) = std::sync::mpsc::channel::<(usize, T)>();
     let work = &work;
+    let threads = rayon::current_num_threads().max(1);
+    let window = &Window::new(AHEAD_PER_CORE * threads);
+    // Plain threads, not rayon's: one waiting for the window must not be a rayon worker,
+    // which could be holding the earliest item's own parallel work (a bundle's blocks
+    // decompressed on every core) when it waits.
+    let items = &Mutex::new(items.enumerate());
     std::thread::scope(|scope| {
-        scope.spawn(move || {
-            items.par_bridge().for_each_with(send, |send, item| {
-                // The receiver outlives every sender; a failed send only means it stopped.
-                work(item, &mut |i, t| {
-                    let _ = send.send((i, t));
-                });
+        for _ in 0..threads {
+            let send = send.clone();
+            scope.spawn(move || {
+                loop {
+                    // Items are taken in order, so the earliest unfinished one is always
+                    // being worked on and the window always moves.
+                    let next = items.lock().unwrap_or_else(|e| e.into_inner()).next();
+                    let Some((n, item)) = next else {
+                        break;
+                    };
+                    let _inside = window.enter(n);
+                    // The receiver outlives every sender; a failed send only means it
+                    // stopped.
+                    work(item, &mut |i, t| {
+                        let _ = send.send((i, t));
+                    });
+                }
             });
-        });
+        }
+        drop(send);
         let mut ahead: BTreeMap<usize, T> = BTreeMap::new();
         let mut next = 0;
         for (i, t) in receive {
@@ -52,4 +76,96 @@ pub(super) fn par_in_order<I: Send, T: Send>(
             }
         }
     });
+}
+
+/// The items that may be worked on: those less than `size` past the earliest unfinished one.
+struct Window {
+    /// The earliest unfinished item, and the items after it that are finished.
+    state: Mutex<(usize, BTreeSet<usize>)>,
+    moved: Condvar,
+    size: usize,
+}
+
+impl Window {
+    fn new(size: usize) -> Window {
+        Window {
+            state: Mutex::new((0, BTreeSet::new())),
+            moved: Condvar::new(),
+            size,
+        }
+    }
+
+    /// Waits until item `n` may be worked on; it is finished when the guard drops (even
+    /// when its work panics, so that no other item waits for it forever).
+    fn enter(&self, n: usize) -> Inside<'_> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        while n >= state.0 + self.size {
+            state = self.moved.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+        Inside { window: self, n }
+    }
+}
+
+/// An item being worked on.
+struct Inside<'a> {
+    window: &'a Window,
+    n: usize,
+}
+
+impl Drop for Inside<'_> {
+    fn drop(&mut self) {
+        let window = self.window;
+        let mut state = window.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.1.insert(self.n);
+        let mut moved = false;
+        loop {
+            let first = state.0;
+            if !state.1.remove(&first) {
+                break;
+            }
+            state.0 += 1;
+            moved = true;
+        }
+        if moved {
+            window.moved.notify_all();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// A slow first item holds the other cores within the window: none starts an item more
+    /// than the window past it, and every result is still taken, in order.
+    #[test]
+    fn a_slow_item_holds_the_others_within_the_window() {
+        let first_done = AtomicBool::new(false);
+        let furthest = AtomicUsize::new(0);
+        let mut taken = Vec::new();
+        par_in_order(
+            0..500usize,
+            |n, emit| {
+                if n == 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    first_done.store(true, Ordering::SeqCst);
+                } else if !first_done.load(Ordering::SeqCst) {
+                    furthest.fetch_max(n, Ordering::SeqCst);
+                }
+                emit(n, n * 2);
+            },
+            |i, t| taken.push((i, t)),
+        );
+        assert_eq!(taken, (0..500).map(|n| (n, n * 2)).collect::<Vec<_>>());
+        let window = AHEAD_PER_CORE * rayon::current_num_threads();
+        let furthest = furthest.load(Ordering::SeqCst);
+        assert!(
+            furthest < window,
+            "item {furthest} started, window {window}"
+        );
+        if rayon::current_num_threads() > 1 {
+            assert!(furthest > 0, "the other cores went on within the window");
+        }
+    }
 }
