@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use clipscope_core::Detail;
 use clipscope_core::workspace::{Listed, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
-use clipscope_core::yaml_write::guid::meta_text;
+use clipscope_core::yaml_write::guid::write_with_meta;
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, Measure, NameBook, WriteOptions, write_anim_of,
 };
@@ -291,12 +291,7 @@ fn write_file(
     main_file_id: i64,
 ) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let path = dir.join(format!("{stem}.{ext}"));
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta = dir.join(format!("{stem}.{ext}.meta"));
-    std::fs::write(&meta, meta_text(guid, main_file_id))
-        .map_err(|e| format!("{}: {e}", meta.display()))?;
-    Ok(path)
+    write_with_meta(dir, stem, ext, text, guid, main_file_id).map_err(|e| e.to_string())
 }
 
 /// Writes every clip of `places` (at, folder, file stem) on every core, one file on disk

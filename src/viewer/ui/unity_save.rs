@@ -12,7 +12,7 @@ use crate::viewer::library::Library;
 use crate::viewer::scene::Selection;
 use clipscope_core::workspace::ObjectRef;
 use clipscope_core::yaml_write::file_name::safe_file_name;
-use clipscope_core::yaml_write::guid::meta_text;
+use clipscope_core::yaml_write::guid;
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, CONTROLLER_FILE_ID, MASK_FILE_ID, NameBook, WriteOptions,
     write_anim_of, write_controller,
@@ -52,12 +52,7 @@ fn save(library: &Library, selection: &Selection, folder: &str) -> Result<String
     let anim = write_one(library, &names, at)?;
     let dir = Path::new(folder.trim());
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let stem = safe_file_name(&anim.name);
-    let path = dir.join(format!("{stem}.anim"));
-    std::fs::write(&path, &anim.text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta = dir.join(format!("{stem}.anim.meta"));
-    std::fs::write(&meta, meta_text(&anim.guid, ANIM_FILE_ID))
-        .map_err(|e| format!("{}: {e}", meta.display()))?;
+    let path = write_anim(dir, &anim)?;
     let r = &anim.report;
     Ok(format!(
         "wrote {}: {} curves, {} keys, max error {}, {} unresolved paths",
@@ -103,6 +98,18 @@ pub fn unity_save_section(ui: &mut egui::Ui, library: Option<&Library>, selectio
     ui.data_mut(|d| d.insert_temp(id, state));
 }
 
+/// Writes a clip's text and its `.meta` as `dir/<name>.anim`; the path.
+fn write_anim(dir: &Path, anim: &AnimText) -> Result<std::path::PathBuf, String> {
+    write_with_meta(
+        dir,
+        &anim.name,
+        "anim",
+        &anim.text,
+        &anim.guid,
+        ANIM_FILE_ID,
+    )
+}
+
 /// Writes `text` and its `.meta` as `dir/<name>.<ext>`; the path.
 fn write_with_meta(
     dir: &Path,
@@ -112,13 +119,8 @@ fn write_with_meta(
     guid: &str,
     main_file_id: i64,
 ) -> Result<std::path::PathBuf, String> {
-    let stem = safe_file_name(name);
-    let path = dir.join(format!("{stem}.{ext}"));
-    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-    let meta = dir.join(format!("{stem}.{ext}.meta"));
-    std::fs::write(&meta, meta_text(guid, main_file_id))
-        .map_err(|e| format!("{}: {e}", meta.display()))?;
-    Ok(path)
+    guid::write_with_meta(dir, &safe_file_name(name), ext, text, guid, main_file_id)
+        .map_err(|e| e.to_string())
 }
 
 /// Writes controller `index` with its masks and the clips it plays into `folder`; the
@@ -142,14 +144,7 @@ fn save_controller(library: &Library, index: usize, folder: &str) -> Result<Stri
     let mut clips_written = 0;
     for &at in &controller.clips {
         let anim = write_one(library, &names, at)?;
-        write_with_meta(
-            dir,
-            &anim.name,
-            "anim",
-            &anim.text,
-            &anim.guid,
-            ANIM_FILE_ID,
-        )?;
+        write_anim(dir, &anim)?;
         clips_written += 1;
     }
     let path = write_with_meta(

@@ -22,6 +22,30 @@ pub fn derived_guid(source: &str, path_id: i64) -> String {
     format!("{:032x}", fnv1a_128(&bytes))
 }
 
+/// Writes `text` to `dir/<stem>.<ext>` and its `.meta` (guid `guid`, main object
+/// `main_file_id`) beside it, into a folder that exists; the path of the asset. An error
+/// names the file that could not be written.
+pub fn write_with_meta(
+    dir: &std::path::Path,
+    stem: &str,
+    ext: &str,
+    text: &str,
+    guid: &str,
+    main_file_id: i64,
+) -> Result<std::path::PathBuf, crate::error::Error> {
+    let write = |path: std::path::PathBuf, text: &str| {
+        std::fs::write(&path, text)
+            .map(|()| path.clone())
+            .map_err(|source| crate::error::Error::Io { path, source })
+    };
+    let path = write(dir.join(format!("{stem}.{ext}")), text)?;
+    write(
+        dir.join(format!("{stem}.{ext}.meta")),
+        &meta_text(guid, main_file_id),
+    )?;
+    Ok(path)
+}
+
 /// The `.meta` text of a native asset (`.anim`, `.controller`, `.mask`) whose main object
 /// has `main_file_id` (7400000 for a clip).
 pub fn meta_text(guid: &str, main_file_id: i64) -> String {
