@@ -135,6 +135,7 @@ impl Inputs {
             detail,
             spill: None,
             outline_controllers: false,
+            scene_as_names: false,
         }
     }
 }

@@ -102,6 +102,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         spill,
         // A whole game's controllers' state machines are decoded again as each is written.
         outline_controllers: true,
+        // Of the scene, only the names that the clips' hashes are looked up by.
+        scene_as_names: true,
     };
     // Each clip is decoded again as it is written: the index keeps of it only what references
     // to it need (its name, times and looping), not its facts (a whole game's clips are
@@ -253,6 +255,7 @@ fn keep_what_clips_need(ws: &mut Workspace) {
     ws.materials = Vec::new();
     ws.sprites = Vec::new();
     ws.behaviours = Vec::new();
+    ws.scene_names = Default::default();
 }
 
 /// `DIR/<source file name>` of the object at `at`.

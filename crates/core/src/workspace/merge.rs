@@ -80,6 +80,8 @@ pub(super) struct Builder {
     /// Whether binary files' controllers keep only their outline
     /// ([`super::OpenOptions::outline_controllers`]).
     outline_controllers: bool,
+    /// Whether the scene is kept as its names only ([`super::OpenOptions::scene_as_names`]).
+    scene_as_names: bool,
 }
 
 impl Builder {
@@ -88,6 +90,7 @@ impl Builder {
         Builder {
             detail: options.detail,
             outline_controllers: options.outline_controllers,
+            scene_as_names: options.scene_as_names,
             ..Builder::default()
         }
     }
@@ -263,6 +266,9 @@ impl Builder {
             match found.value {
                 Ok(mut draft) => {
                     draft.skeleton = draft.skeleton.map(|s| self.shared.skeleton(s));
+                    if self.scene_as_names {
+                        draft.renderers = Vec::new();
+                    }
                     self.ws.rigs.push(RigEntry {
                         at,
                         name: draft.name.clone(),
@@ -423,16 +429,22 @@ impl Builder {
     /// The meshes, textures, materials and sprites of file `f`.
     fn add_scene(&mut self, f: usize, scene: SceneIndex) {
         let at = |path_id| ObjectRef { file: f, path_id };
+        let names = self.scene_as_names;
         for mut mesh in scene.meshes {
+            if names {
+                self.ws.scene_names.add_shapes(&mesh.shape_names);
+                continue;
+            }
             mesh.at.file = f;
             self.ws.meshes.push(mesh);
         }
-        for mut texture in scene.textures {
+        for mut texture in scene.textures.into_iter().filter(|_| !names) {
             texture.at.file = f;
             self.ws.textures.push(texture);
         }
         for found in scene.materials {
             match found.value {
+                Ok(data) if names => self.ws.scene_names.add_properties(&data.properties),
                 Ok(mut data) => {
                     data.properties = self.shared.properties(data.properties);
                     self.ws.materials.push(MaterialEntry {
@@ -445,6 +457,7 @@ impl Builder {
         }
         for found in scene.sprites {
             match found.value {
+                Ok(_) if names => {}
                 Ok(data) => self.ws.sprites.push(SpriteEntry {
                     at: at(found.path_id),
                     data,
@@ -474,6 +487,7 @@ impl Builder {
                 path_id: found.path_id,
             };
             match found.value {
+                Ok(data) if self.scene_as_names => self.ws.scene_names.add_fields(&data.fields),
                 Ok(data) => self.ws.behaviours.push(BehaviourEntry { at, data }),
                 Err(e) => unread.push((found.path_id, e)),
             }

@@ -26,6 +26,7 @@ mod reopen;
 mod reopen_controller;
 mod resolve;
 mod scene;
+mod scene_names;
 mod shared;
 mod spill;
 mod subset;
@@ -51,6 +52,7 @@ pub use scene::{
     BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
     ScriptEntry, SpriteEntry, TextureEntry,
 };
+pub use scene_names::SceneNames;
 pub use spill::{Spill, cache_folder, scratch_file};
 
 /// Options for opening files.
@@ -70,6 +72,12 @@ pub struct OpenOptions {
     /// the clip files): what a whole game's controllers cost until they are written. A
     /// text file's controllers are kept whole.
     pub outline_controllers: bool,
+    /// Whether the meshes, textures, materials, sprites and MonoBehaviours are kept only as
+    /// the names a built clip's hashes are looked up by ([`Workspace::scene_names`]: blend
+    /// shapes, material properties, behaviour fields), and rigs without their renderers:
+    /// what writing a whole game's clips as text needs of its scene. Their lists stay empty;
+    /// the warnings for those that could not be read are the same.
+    pub scene_as_names: bool,
 }
 
 /// How much of each file a workspace keeps.
@@ -123,6 +131,7 @@ impl OpenOptions {
             detail: Detail::Index,
             spill: Spill::in_cache().ok().map(Arc::new),
             outline_controllers: false,
+            scene_as_names: false,
         }
     }
 
@@ -321,6 +330,9 @@ pub struct Workspace {
     pub behaviours: Vec<BehaviourEntry>,
     /// MonoScripts (not with [`Detail::Summary`]): the classes behaviours run.
     pub scripts: Vec<ScriptEntry>,
+    /// The scene's names, where its objects are not kept ([`OpenOptions::scene_as_names`]);
+    /// empty otherwise.
+    pub scene_names: SceneNames,
     /// Files (or parts of them) that could not be read.
     pub errors: Vec<Error>,
     /// Non-fatal notes (assumed versions, skipped files).

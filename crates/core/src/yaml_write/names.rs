@@ -92,7 +92,7 @@ pub const UNITY_PROPERTIES: &[&str] = &[
 ];
 
 /// Hash-to-name tables gathered from a workspace once.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub struct NameBook {
     paths: HashMap<u32, String>,
     attributes: HashMap<u32, String>,
@@ -123,7 +123,11 @@ impl NameBook {
         for name in UNITY_PROPERTIES {
             book.attribute(name, name.to_string());
         }
-        for (hash, name) in ws.meshes.iter().flat_map(|m| &m.shape_names) {
+        // A workspace keeps either the scene's objects or its names
+        // ([`OpenOptions::scene_as_names`](crate::OpenOptions::scene_as_names)), each name
+        // once in the order first met, which gives the same book.
+        let shapes = ws.meshes.iter().flat_map(|m| &m.shape_names);
+        for (hash, name) in shapes.chain(&ws.scene_names.blend_shapes) {
             let full = format!("blendShape.{name}");
             book.attributes.entry(*hash).or_insert_with(|| full.clone());
             book.attribute(&full, full.clone());
@@ -133,6 +137,9 @@ impl NameBook {
                 book.attribute(&name, name.clone());
             }
         }
+        for name in &ws.scene_names.material_properties {
+            book.attribute(name, name.clone());
+        }
         let mut seen = std::collections::HashSet::new();
         for behaviour in &ws.behaviours {
             // Behaviours of one type share their field list.
@@ -141,6 +148,9 @@ impl NameBook {
                     book.attribute(field, field.clone());
                 }
             }
+        }
+        for field in &ws.scene_names.behaviour_fields {
+            book.attribute(field, field.clone());
         }
         for c in &ws.controllers {
             if let Ok(model) = &c.model {

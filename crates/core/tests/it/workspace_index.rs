@@ -612,3 +612,51 @@ fn an_outlined_controller_decodes_again_as_the_one_kept_whole() {
     assert!(gone.contains("WebPlayer.unity3d"), "{gone}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An index that keeps its scene as names ([`OpenOptions::scene_as_names`], as `unity`
+/// opens a whole game) keeps no meshes, textures, materials, sprites, behaviours or rig
+/// renderers, only their names, each once; it names the clips' hashes as the index that keeps
+/// them does (the same [`NameBook`]), and says the same warnings and errors.
+#[test]
+fn an_index_of_scene_names_names_the_clips_as_one_of_scene_objects() {
+    let Some(paths) = shared() else {
+        return;
+    };
+    let whole = open(&paths, Detail::Index);
+    let names = Workspace::open(
+        &paths,
+        &OpenOptions {
+            detail: Detail::Index,
+            scene_as_names: true,
+            ..OpenOptions::default()
+        },
+    );
+    assert!(names.meshes.is_empty() && names.textures.is_empty() && names.sprites.is_empty());
+    assert!(names.materials.is_empty() && names.behaviours.is_empty());
+    assert!(names.rigs.iter().all(|r| r.renderers.is_empty()));
+    assert!(whole.rigs.iter().any(|r| !r.renderers.is_empty()));
+    assert!(whole.scene_names.blend_shapes.is_empty());
+    let scene = &names.scene_names;
+    let shapes = whole.meshes.iter().flat_map(|m| &m.shape_names).count();
+    assert!(!scene.blend_shapes.is_empty() && scene.blend_shapes.len() <= shapes);
+    assert!(
+        !scene.material_properties.is_empty(),
+        "{} materials",
+        whole.materials.len()
+    );
+    assert!(
+        !scene.behaviour_fields.is_empty(),
+        "{} behaviours",
+        whole.behaviours.len()
+    );
+    let unique: std::collections::HashSet<_> = scene.material_properties.iter().collect();
+    assert_eq!(unique.len(), scene.material_properties.len());
+    assert_eq!(NameBook::build(&names), NameBook::build(&whole));
+    assert_eq!(names.warnings, whole.warnings);
+    let errors = |ws: &Workspace| ws.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    assert_eq!(errors(&names), errors(&whole));
+    assert_eq!(names.rigs.len(), whole.rigs.len());
+    assert_eq!(names.clips.len(), whole.clips.len());
+    assert_eq!(names.scripts.len(), whole.scripts.len());
+    assert_eq!(names.controllers.len(), whole.controllers.len());
+}
