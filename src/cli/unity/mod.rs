@@ -3,7 +3,7 @@
 //! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
 //! each file is.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -121,7 +121,10 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     let mut controller_reports = Vec::new();
     // A clip a written controller plays goes beside it (the first such controller), so the
     // controller's references resolve in the folder it lies in; each clip is written once.
-    let mut clip_folder: HashMap<ObjectRef, PathBuf> = HashMap::new();
+    let mut clip_folder: HashMap<ObjectRef, Arc<Path>> = HashMap::new();
+    // Each folder once, shared by the clips written into it (a whole game has tens of
+    // thousands of clips, in a few hundred folders).
+    let mut dirs = SharedDirs::default();
     let mut selected: BTreeSet<ObjectRef> = clips.into_iter().collect();
     let order = with_bases(&ws, controllers);
     // Each controller's text is made on every core, its state machines decoded again from
@@ -141,7 +144,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
                     controller_reports.push(report);
                 }
                 for clip in played {
-                    clip_folder.entry(clip).or_insert_with(|| dir.clone());
+                    let dir = dirs.get(&dir);
+                    clip_folder.entry(clip).or_insert_with(|| Arc::clone(&dir));
                     selected.insert(clip);
                 }
             }
@@ -165,12 +169,12 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     keep_what_clips_need(&mut ws);
     // Each clip's file name is claimed here, in order, so names do not depend on which
     // thread finishes first.
-    let places: Vec<(ObjectRef, PathBuf, String)> = selected
+    let places: Vec<(ObjectRef, Arc<Path>, String)> = selected
         .into_iter()
         .map(|at| {
             let dir = match clip_folder.get(&at) {
-                Some(dir) => dir.clone(),
-                None => source_folder(&ws, &args.output, at),
+                Some(dir) => Arc::clone(dir),
+                None => dirs.get(&source_folder(&ws, &args.output, at)),
             };
             let name = ws.clip_name(at).unwrap_or("clip");
             let stem = folders.claim(&dir, &safe_file_name(name), "anim");
@@ -258,6 +262,22 @@ fn keep_what_clips_need(ws: &mut Workspace) {
     ws.scene_names = Default::default();
 }
 
+/// The folders clips are written into, each held once.
+#[derive(Default)]
+struct SharedDirs(HashSet<Arc<Path>>);
+
+impl SharedDirs {
+    /// The shared copy of `dir`.
+    fn get(&mut self, dir: &Path) -> Arc<Path> {
+        if let Some(shared) = self.0.get(dir) {
+            return Arc::clone(shared);
+        }
+        let shared: Arc<Path> = Arc::from(dir);
+        self.0.insert(Arc::clone(&shared));
+        shared
+    }
+}
+
 /// `DIR/<source file name>` of the object at `at`.
 fn source_folder(ws: &Workspace, output: &Path, at: ObjectRef) -> PathBuf {
     let folder_name = ws
@@ -304,7 +324,7 @@ fn write_file(
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,
-    places: &[(ObjectRef, PathBuf, String)],
+    places: &[(ObjectRef, Arc<Path>, String)],
     open: &clipscope_core::OpenOptions,
     options: &WriteOptions,
     keep_reports: bool,

@@ -194,7 +194,7 @@ fn rows(ws: &Workspace, index: &ClipIndex, key: &RowsKey) -> Vec<Row> {
     // How many opened files each file on disk holds, counted once.
     let mut siblings: HashMap<&Path, usize> = HashMap::new();
     for f in &ws.files {
-        *siblings.entry(f.source.as_path()).or_default() += 1;
+        *siblings.entry(&*f.source).or_default() += 1;
     }
     let mut out = Vec::with_capacity(listed.len() * 2);
     // `listed` is in group order: each group is a run of it.
@@ -227,7 +227,7 @@ fn group_title(
     let count = |file: usize| {
         ws.files
             .get(file)
-            .and_then(|f| siblings.get(f.source.as_path()))
+            .and_then(|f| siblings.get(&*f.source))
             .copied()
             .unwrap_or(1)
     };

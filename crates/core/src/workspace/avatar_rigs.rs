@@ -28,7 +28,7 @@ impl Builder {
                 Ok(raw) => raw,
                 Err(source) => {
                     self.ws.errors.push(Error::Text {
-                        path: self.ws.files[file].source.clone(),
+                        path: self.ws.files[file].source.to_path_buf(),
                         source,
                     });
                     continue;

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::extract::Extracted;
 use crate::animator::model::{ClipSource, Controller};
@@ -34,13 +35,13 @@ pub(super) fn key(path: &Path) -> PathBuf {
 /// file first links to another: a whole game's binary files never need it, and it would
 /// hold every path again and cost a `canonicalize` each.
 pub(super) struct Opened<'a> {
-    given: &'a [(PathBuf, bool)],
+    given: &'a [(Arc<Path>, bool)],
     keys: Option<HashSet<PathBuf>>,
 }
 
 impl<'a> Opened<'a> {
     /// The files given to open.
-    pub(super) fn new(given: &'a [(PathBuf, bool)]) -> Self {
+    pub(super) fn new(given: &'a [(Arc<Path>, bool)]) -> Self {
         Opened { given, keys: None }
     }
 

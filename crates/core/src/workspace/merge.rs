@@ -96,7 +96,7 @@ impl Builder {
     }
 
     /// Adds what one file on disk gave.
-    pub fn add(&mut self, path: &Path, found: Extracted) {
+    pub fn add(&mut self, path: &Arc<Path>, found: Extracted) {
         match found {
             Extracted::Binary { files, errors } => {
                 for file in files {
@@ -183,7 +183,7 @@ impl Builder {
         room(&mut ws.behaviours, file.scene.behaviours.len());
     }
 
-    fn add_serialized(&mut self, path: &Path, mut file: SerializedIndex) {
+    fn add_serialized(&mut self, path: &Arc<Path>, mut file: SerializedIndex) {
         self.make_room(&file);
         let externals = std::mem::take(&mut file.summary.externals);
         file.summary.externals = self.shared.externals(externals);
@@ -193,7 +193,7 @@ impl Builder {
         (summary.unity_version, summary.effective_version) = self.shared.versions(written, used);
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
-            source: path.to_path_buf(),
+            source: Arc::clone(path),
             inner: file.inner,
             kind: file.kind,
             summary: Some(Box::new(file.summary)),
@@ -327,7 +327,7 @@ impl Builder {
     /// A text-serialized (YAML) file: its clips, prefab or scene hierarchies and controllers.
     fn add_yaml(
         &mut self,
-        path: &Path,
+        path: &Arc<Path>,
         mut contents: YamlContents,
         clips: Vec<(i64, ClipFound)>,
         mut models: Vec<(i64, Result<crate::animator::Controller, String>)>,
@@ -340,7 +340,7 @@ impl Builder {
         room(&mut self.controllers, contents.controllers.len());
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
-            source: path.to_path_buf(),
+            source: Arc::clone(path),
             inner: String::new(),
             kind: ContainerKind::Yaml,
             summary: None,

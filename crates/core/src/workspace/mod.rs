@@ -204,8 +204,9 @@ impl FileSummary {
 /// One serialized file that was opened.
 #[derive(Debug)]
 pub struct LoadedFile {
-    /// The file on disk.
-    pub source: PathBuf,
+    /// The file on disk, shared by the serialized files of one container (a whole game has
+    /// tens of thousands).
+    pub source: Arc<Path>,
     /// Name inside its container (empty for a bare serialized file).
     pub inner: String,
     pub kind: ContainerKind,
@@ -393,7 +394,7 @@ impl Workspace {
         // the project's `.meta` files).
         let mut opened = linked::Opened::new(&given);
         let mut budget = linked::MAX_LINKED;
-        let mut linked: Vec<(PathBuf, bool)> = Vec::new();
+        let mut linked: Vec<(Arc<Path>, bool)> = Vec::new();
         // The given files, then each round of the files they link to.
         for pass in 0..=linked::MAX_ROUNDS {
             let round = if pass == 0 { &given } else { &linked };
@@ -427,7 +428,7 @@ impl Workspace {
                 break;
             }
             budget -= more.len();
-            linked = more.into_iter().map(|p| (p, false)).collect();
+            linked = more.into_iter().map(|p| (Arc::from(p), false)).collect();
             total.fetch_add(linked.len(), Ordering::Relaxed);
         }
         let total = total.load(Ordering::Relaxed);
@@ -446,7 +447,7 @@ impl Workspace {
     pub fn open_bytes(path: &Path, bytes: Vec<u8>, options: &OpenOptions) -> Workspace {
         let mut builder = merge::Builder::new(options);
         builder.add(
-            path,
+            &Arc::from(path),
             extract::extract_bytes(path, bytes, options, &GuidIndexes::default()),
         );
         builder.finish()
@@ -569,7 +570,7 @@ fn find_at<T>(items: &[T], at: ObjectRef, key: impl Fn(&T) -> ObjectRef) -> Opti
 /// files in flight (taken from the list in order) and the few finished ahead of an earlier
 /// one, not every file's result: memory is bounded by the largest files, not the folder.
 fn extract_in_order(
-    list: &[(PathBuf, bool)],
+    list: &[(Arc<Path>, bool)],
     options: &OpenOptions,
     guids: &GuidIndexes,
     done: &AtomicUsize,
@@ -577,7 +578,7 @@ fn extract_in_order(
     progress: &(impl Fn(usize, usize, &Path) + Sync),
     take: impl FnMut(usize, Extracted),
 ) {
-    let extract = |(path, in_folder): &(PathBuf, bool)| {
+    let extract = |(path, in_folder): &(Arc<Path>, bool)| {
         let found = extract::extract_path(path, *in_folder, options, guids);
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         progress(n, total.load(Ordering::Relaxed), path);
@@ -592,16 +593,16 @@ fn extract_in_order(
 
 /// The files to open: each path, or every file below a folder (sorted), marked as found in
 /// a folder.
-fn expand(paths: &[PathBuf]) -> Vec<(PathBuf, bool)> {
+fn expand(paths: &[PathBuf]) -> Vec<(Arc<Path>, bool)> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
             let mut found = Vec::new();
             collect_files(path, &mut found, 0);
             found.sort();
-            files.extend(found.into_iter().map(|f| (f, true)));
+            files.extend(found.into_iter().map(|f| (Arc::from(f), true)));
         } else {
-            files.push((path.clone(), false));
+            files.push((Arc::from(path.as_path()), false));
         }
     }
     files

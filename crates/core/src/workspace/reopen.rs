@@ -120,7 +120,7 @@ impl Workspace {
         let mut by_source: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
         for (i, at) in wanted.iter().enumerate() {
             match self.files.get(at.file) {
-                Some(f) => by_source.entry(f.source.as_path()).or_default().push(i),
+                Some(f) => by_source.entry(&*f.source).or_default().push(i),
                 None => out[i] = Some(Err(self.clip_error(*at, "no such file is loaded"))),
             }
         }

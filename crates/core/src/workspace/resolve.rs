@@ -248,7 +248,7 @@ impl Workspace {
         self.with_file_names(|names| {
             names
                 .beside(&name, folder)
-                .find(|&f| self.files[f].source == source && self.files[f].inner == inner)
+                .find(|&f| *self.files[f].source == *source && self.files[f].inner == inner)
         })
     }
 

@@ -98,7 +98,7 @@ impl Workspace {
             .into_iter()
             .filter_map(|f| self.files.get(f))
             .filter(|f| seen.insert(&f.source))
-            .map(|f| f.source.clone())
+            .map(|f| f.source.to_path_buf())
             .collect()
     }
 
@@ -129,7 +129,7 @@ mod tests {
     /// A serialized file `game/NAME` whose references point into `externals`.
     fn file(name: &str, externals: &[&str]) -> LoadedFile {
         LoadedFile {
-            source: Path::new("game").join(name),
+            source: Path::new("game").join(name).into(),
             inner: String::new(),
             kind: ContainerKind::Serialized,
             summary: Some(Box::new(FileSummary {

@@ -509,7 +509,7 @@ fn clips_come_in_full_without_vertices_or_pixels_and_a_rigs_files_give_them_back
             m_PathID: clipscope_core::unity::Int(path_id),
         };
         if let Some(target) = ws.resolve(swapping.at.file, pptr) {
-            assert!(sources.contains(&ws.files[target.file].source));
+            assert!(sources.contains(&ws.files[target.file].source.to_path_buf()));
             targets += 1;
         }
     }
