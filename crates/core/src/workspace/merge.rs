@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use super::extract::{Extracted, SerializedIndex};
 use super::objects::{ClipFound, Found, RigDraft};
-use super::scene::{BehaviourEntry, MaterialEntry, SceneIndex, ScriptEntry, SpriteEntry};
+use super::scene::{
+    BehaviourEntry, MaterialEntry, RendererDraft, SceneIndex, ScriptEntry, SpriteEntry,
+};
 use super::{
     AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames, RigEntry,
     Workspace,
@@ -268,6 +270,10 @@ impl Builder {
                     draft.skeleton = draft.skeleton.map(|s| self.shared.skeleton(s));
                     if self.scene_as_names {
                         draft.renderers = Vec::new();
+                    } else if self.detail == Detail::List {
+                        // `list` shows each renderer's kind, mesh and activity: its bones
+                        // and materials are a large part of a whole game's rigs.
+                        draft.renderers.iter_mut().for_each(RendererDraft::outline);
                     }
                     self.ws.rigs.push(RigEntry {
                         at,

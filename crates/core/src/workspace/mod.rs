@@ -108,6 +108,8 @@ pub enum Detail {
     /// a controller keeps its name, its clips and its override pairs; its model keeps its
     /// name and warnings, with no parameters or layers ([`Controller::summary`]). Whether
     /// the model decoded is kept, so override controllers resolve as they do in a summary.
+    /// A rig's renderers keep their kind, mesh, joint and activity, not their bones, blend
+    /// shape weights or materials.
     ///
     /// [`Controller::summary`]: crate::animator::Controller::summary
     List,

@@ -9,7 +9,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use clipscope_core::workspace::{MeshSource, ObjectRef, Spill, Workspace};
+use clipscope_core::workspace::{MeshSource, ObjectRef, RendererKind, Spill, Workspace};
 use clipscope_core::yaml_write::{Measure, NameBook, WriteOptions, write_anim, write_anim_of};
 use clipscope_core::{ClipData, Detail, OpenOptions};
 
@@ -659,4 +659,33 @@ fn an_index_of_scene_names_names_the_clips_as_one_of_scene_objects() {
     assert_eq!(names.clips.len(), whole.clips.len());
     assert_eq!(names.scripts.len(), whole.scripts.len());
     assert_eq!(names.controllers.len(), whole.controllers.len());
+}
+
+/// A list ([`Detail::List`]) keeps each rig's renderers as `list` shows them (kind, mesh,
+/// joint, activity), as an index does, without their bones, weights or materials.
+#[test]
+fn a_list_keeps_renderers_without_their_bones() {
+    let Some(paths) = shared() else {
+        return;
+    };
+    let (list, index) = (open(&paths, Detail::List), open(&paths, Detail::Index));
+    assert_eq!(list.rigs.len(), index.rigs.len());
+    let mut skinned = 0;
+    for (l, i) in list.rigs.iter().zip(&index.rigs) {
+        assert_eq!((l.at, l.renderers.len()), (i.at, i.renderers.len()));
+        for (a, b) in l.renderers.iter().zip(&i.renderers) {
+            assert_eq!((a.at, a.joint, a.drawn(), &a.mesh), (b.at, b.joint, b.drawn(), &b.mesh));
+            assert!(a.materials.is_empty());
+            match (&a.kind, &b.kind) {
+                (RendererKind::Skinned { bones, .. }, RendererKind::Skinned { bones: all, .. }) => {
+                    assert!(bones.is_empty());
+                    skinned += usize::from(!all.is_empty());
+                }
+                (RendererKind::Rigid, RendererKind::Rigid) => {}
+                (RendererKind::Sprite { .. }, RendererKind::Sprite { .. }) => {}
+                (a, b) => panic!("{a:?} against {b:?}"),
+            }
+        }
+    }
+    assert!(skinned >= 2, "{skinned} skinned renderers with bones in the index");
 }
