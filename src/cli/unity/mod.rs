@@ -182,14 +182,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         })
         .collect();
     let keep = args.report.is_some();
-    let written = write_clips(&ws, &names, &places, &options, &write_options, keep);
-    let mut reports = Vec::new();
-    for result in written {
-        match result {
-            Ok(report) => reports.push(report),
-            Err(e) => problems.push(e),
-        }
-    }
+    let (reports, failed) = write_clips(&ws, &names, &places, &options, &write_options, keep);
+    problems.extend(failed);
     if let Some(path) = &args.report {
         let doc =
             json!({ "clips": reports, "controllers": controller_reports, "errors": problems });
@@ -318,9 +312,9 @@ fn write_file(
 }
 
 /// Writes every clip of `places` (at, folder, file stem) on every core, one file on disk
-/// at a time per core: its clips decoded again, written and dropped. Each clip's report
-/// (`null` unless `keep_reports`: a whole game's reports need not wait in memory for a
-/// report file no one asked for), or the problem, in `places`' order.
+/// at a time per core: its clips decoded again, written and dropped. The clips' reports
+/// (none unless `keep_reports`: a whole game's reports need not wait in memory for a
+/// report file no one asked for) and the problems, in `places`' order.
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,
@@ -328,11 +322,12 @@ fn write_clips(
     open: &clipscope_core::OpenOptions,
     options: &WriteOptions,
     keep_reports: bool,
-) -> Vec<Result<serde_json::Value, String>> {
+) -> (Vec<serde_json::Value>, Vec<String>) {
     let bar = super::progress::work(places.len(), "clips");
     let bytes = AtomicU64::new(0);
     let ats: Vec<ObjectRef> = places.iter().map(|(at, _, _)| *at).collect();
-    let done = ws.map_clips(&ats, open, |i, clip| {
+    let (mut reports, mut problems) = (Vec::new(), Vec::new());
+    let write = |i: usize, clip: &clipscope_core::workspace::ClipEntry| {
         let (at, dir, stem) = &places[i];
         let result = clip
             .data
@@ -344,22 +339,20 @@ fn write_clips(
                 let report = save(dir, stem, anim, &bar);
                 let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
                 bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
-                report.map(|r| {
-                    if keep_reports {
-                        r
-                    } else {
-                        serde_json::Value::Null
-                    }
-                })
+                report.map(|r| keep_reports.then_some(r))
             });
         if let Err(e) = &result {
             bar.suspend(|| eprintln!("error: {e}"));
         }
         bar.inc(1);
         result
+    };
+    ws.each_clip_in_order(&ats, open, write, |_, result| match result {
+        Ok(report) => reports.extend(report),
+        Err(e) => problems.push(e),
     });
     bar.finish_and_clear();
-    done
+    (reports, problems)
 }
 
 /// Writes one `.anim` and its `.meta` as `dir/<stem>.anim`, printing its line; the report
