@@ -198,7 +198,7 @@ impl Builder {
             source: Arc::clone(path),
             inner: file.inner,
             kind: file.kind,
-            summary: Some(Box::new(file.summary)),
+            summary: Some(file.summary),
         });
         self.ws.warnings.extend(file.warnings);
         self.add_clips(f, file.clips);

@@ -212,9 +212,8 @@ pub struct LoadedFile {
     /// Name inside its container (empty for a bare serialized file).
     pub inner: String,
     pub kind: ContainerKind,
-    /// The serialized file's facts; `None` for text-serialized (YAML) files. Boxed: a whole
-    /// game's list of files stays small (its entries are grown by doubling).
-    pub summary: Option<Box<FileSummary>>,
+    /// The serialized file's facts; `None` for text-serialized (YAML) files.
+    pub summary: Option<FileSummary>,
 }
 
 impl LoadedFile {

@@ -132,7 +132,7 @@ mod tests {
             source: Path::new("game").join(name).into(),
             inner: String::new(),
             kind: ContainerKind::Serialized,
-            summary: Some(Box::new(FileSummary {
+            summary: Some(FileSummary {
                 format: 22,
                 unity_version: "2022.3.0f1".into(),
                 effective_version: std::sync::Arc::new("2022.3.0f1".parse().unwrap()),
@@ -145,7 +145,7 @@ mod tests {
                         path: p.to_string(),
                     })
                     .collect(),
-            })),
+            }),
         }
     }
 
