@@ -674,7 +674,10 @@ fn a_list_keeps_renderers_without_their_bones() {
     for (l, i) in list.rigs.iter().zip(&index.rigs) {
         assert_eq!((l.at, l.renderers.len()), (i.at, i.renderers.len()));
         for (a, b) in l.renderers.iter().zip(&i.renderers) {
-            assert_eq!((a.at, a.joint, a.drawn(), &a.mesh), (b.at, b.joint, b.drawn(), &b.mesh));
+            assert_eq!(
+                (a.at, a.joint, a.drawn(), &a.mesh),
+                (b.at, b.joint, b.drawn(), &b.mesh)
+            );
             assert!(a.materials.is_empty());
             match (&a.kind, &b.kind) {
                 (RendererKind::Skinned { bones, .. }, RendererKind::Skinned { bones: all, .. }) => {
@@ -687,5 +690,8 @@ fn a_list_keeps_renderers_without_their_bones() {
             }
         }
     }
-    assert!(skinned >= 2, "{skinned} skinned renderers with bones in the index");
+    assert!(
+        skinned >= 2,
+        "{skinned} skinned renderers with bones in the index"
+    );
 }
