@@ -143,8 +143,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
                 if args.report.is_some() {
                     controller_reports.push(report);
                 }
+                let dir = dirs.get(&dir);
                 for clip in played {
-                    let dir = dirs.get(&dir);
                     clip_folder.entry(clip).or_insert_with(|| Arc::clone(&dir));
                     selected.insert(clip);
                 }

@@ -444,9 +444,11 @@ impl Builder {
             mesh.at.file = f;
             self.ws.meshes.push(mesh);
         }
-        for mut texture in scene.textures.into_iter().filter(|_| !names) {
-            texture.at.file = f;
-            self.ws.textures.push(texture);
+        if !names {
+            for mut texture in scene.textures {
+                texture.at.file = f;
+                self.ws.textures.push(texture);
+            }
         }
         for found in scene.materials {
             match found.value {
