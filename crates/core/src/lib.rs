@@ -16,6 +16,7 @@
 //! - [`diff`]: two clips compared curve by curve (what `clipscope diff` prints).
 //! - [`yaml_write`]: clips written back as Unity's text `.anim` files (what `clipscope unity`
 //!   writes).
+//! - [`output_file`]: whole output files written past the page cache when large.
 //! - [`demo`]: the built-in demo bundle, embedded in every build.
 //!
 //! The other crates of the workspace: `clipscope-authoring` writes real Unity files (test
@@ -41,6 +42,7 @@ pub mod hash;
 pub mod humanoid;
 pub mod material;
 pub mod mesh;
+pub mod output_file;
 pub mod playhead;
 pub mod pose;
 pub mod resource;

@@ -79,7 +79,7 @@ pub fn write_clips(
     if exported.animations() == 0 {
         return Err(WriteError::NothingMoves(rig.name.clone()));
     }
-    std::fs::write(path, &exported.glb).map_err(|source| WriteError::Io {
+    crate::output_file::write(path, &exported.glb).map_err(|source| WriteError::Io {
         path: path.to_path_buf(),
         source,
     })?;

@@ -34,7 +34,7 @@ pub fn write_with_meta(
     main_file_id: i64,
 ) -> Result<std::path::PathBuf, crate::error::Error> {
     let write = |path: std::path::PathBuf, text: &str| {
-        std::fs::write(&path, text)
+        crate::output_file::write(&path, text.as_bytes())
             .map(|()| path.clone())
             .map_err(|source| crate::error::Error::Io { path, source })
     };
