@@ -146,11 +146,10 @@ fn vector_curve(o: &mut Out, components: &[TextCurve], order: i64) {
     };
     for i in 0..count {
         let first = components[0].keys[i];
-        o.line(6, "- serializedVersion: 3");
-        o.float(8, "time", first.key.time);
-        o.vector(8, "value", &pick(i, &|k| k.key.value)[..n]);
-        o.vector(8, "inSlope", &pick(i, &|k| k.key.in_slope)[..n]);
-        o.vector(8, "outSlope", &pick(i, &|k| k.key.out_slope)[..n]);
+        o.float_at(KEY_TIME, first.key.time);
+        o.vector_at(KEY_VALUE, &pick(i, &|k| k.key.value)[..n]);
+        o.vector_at(KEY_IN_SLOPE, &pick(i, &|k| k.key.in_slope)[..n]);
+        o.vector_at(KEY_OUT_SLOPE, &pick(i, &|k| k.key.out_slope)[..n]);
         let mut modes = components
             .iter()
             .filter_map(|c| c.keys.get(i))
@@ -159,10 +158,10 @@ fn vector_curve(o: &mut Out, components: &[TextCurve], order: i64) {
             Some(m) if modes.all(|other| other == m) => m,
             _ => 0,
         };
-        o.int(8, "tangentMode", i64::from(mode));
-        o.int(8, "weightedMode", i64::from(first.key.weighted_mode));
-        o.vector(8, "inWeight", &pick(i, &|k| weight(k, false))[..n]);
-        o.vector(8, "outWeight", &pick(i, &|k| weight(k, true))[..n]);
+        o.int_at(KEY_TANGENT_MODE, i64::from(mode));
+        o.int_at(KEY_WEIGHTED_MODE, i64::from(first.key.weighted_mode));
+        o.vector_at(KEY_IN_WEIGHT, &pick(i, &|k| weight(k, false))[..n]);
+        o.vector_at(KEY_OUT_WEIGHT, &pick(i, &|k| weight(k, true))[..n]);
     }
     let first = components.first();
     o.int(
@@ -177,6 +176,16 @@ fn vector_curve(o: &mut Out, components: &[TextCurve], order: i64) {
     );
     o.int(6, "m_RotationOrder", order);
 }
+
+// A key's fields with their indent, each spelled whole (keys are most of a clip's text).
+const KEY_TIME: &str = "      - serializedVersion: 3\n        time: ";
+const KEY_VALUE: &str = "        value: ";
+const KEY_IN_SLOPE: &str = "        inSlope: ";
+const KEY_OUT_SLOPE: &str = "        outSlope: ";
+const KEY_TANGENT_MODE: &str = "        tangentMode: ";
+const KEY_WEIGHTED_MODE: &str = "        weightedMode: ";
+const KEY_IN_WEIGHT: &str = "        inWeight: ";
+const KEY_OUT_WEIGHT: &str = "        outWeight: ";
 
 /// The weight written for a key side: its own where weighted, else Unity's 1/3.
 fn weight(k: &TextKey, out: bool) -> f32 {
@@ -201,15 +210,14 @@ fn scalar_curve(o: &mut Out, c: &TextCurve) {
         o.line(6, "m_Curve:");
     }
     for k in &c.keys {
-        o.line(6, "- serializedVersion: 3");
-        o.float(8, "time", k.key.time);
-        o.float(8, "value", k.key.value);
-        o.float(8, "inSlope", k.key.in_slope);
-        o.float(8, "outSlope", k.key.out_slope);
-        o.int(8, "tangentMode", i64::from(k.tangent_mode));
-        o.int(8, "weightedMode", i64::from(k.key.weighted_mode));
-        o.float(8, "inWeight", weight(k, false));
-        o.float(8, "outWeight", weight(k, true));
+        o.float_at(KEY_TIME, k.key.time);
+        o.float_at(KEY_VALUE, k.key.value);
+        o.float_at(KEY_IN_SLOPE, k.key.in_slope);
+        o.float_at(KEY_OUT_SLOPE, k.key.out_slope);
+        o.int_at(KEY_TANGENT_MODE, i64::from(k.tangent_mode));
+        o.int_at(KEY_WEIGHTED_MODE, i64::from(k.key.weighted_mode));
+        o.float_at(KEY_IN_WEIGHT, weight(k, false));
+        o.float_at(KEY_OUT_WEIGHT, weight(k, true));
     }
     o.int(6, "m_PreInfinity", infinity_code(c.pre));
     o.int(6, "m_PostInfinity", infinity_code(c.post));

@@ -14,9 +14,7 @@ pub(super) struct Out {
 
 impl Out {
     pub(super) fn line(&mut self, indent: usize, s: &str) {
-        for _ in 0..indent {
-            self.text.push(' ');
-        }
+        self.indent(indent);
         self.text.push_str(s);
         self.text.push('\n');
     }
@@ -29,14 +27,46 @@ impl Out {
 
     pub(super) fn int(&mut self, indent: usize, name: &str, x: i64) {
         self.open(indent, name);
-        // Small counts and modes are most of a clip's integers: no formatter for them.
-        match u8::try_from(x) {
-            Ok(d) if d < 10 => self.text.push(char::from(b'0' + d)),
+        self.push_int(x);
+        self.text.push('\n');
+    }
+
+    /// `prefix` (a field's indent, name and `: `, spelled whole), `x`, a line break: a
+    /// key's fields, the bulk of a clip's text, in three appends each.
+    pub(super) fn float_at(&mut self, prefix: &str, x: f32) {
+        self.text.push_str(prefix);
+        push_f32(&mut self.text, x);
+        self.text.push('\n');
+    }
+
+    /// [`Out::float_at`] for an integer.
+    pub(super) fn int_at(&mut self, prefix: &str, x: i64) {
+        self.text.push_str(prefix);
+        self.push_int(x);
+        self.text.push('\n');
+    }
+
+    /// [`Out::vector`] after a whole `prefix` (indent, name, `: `).
+    pub(super) fn vector_at(&mut self, prefix: &str, values: &[f32]) {
+        self.text.push_str(prefix);
+        self.components(values);
+    }
+
+    /// Appends `x`: small counts and modes, most of a clip's integers, without a formatter.
+    fn push_int(&mut self, x: i64) {
+        match u16::try_from(x) {
+            Ok(d) if d < 10 => self.text.push(char::from(b'0' + d as u8)),
+            Ok(d) if d < 1000 => {
+                let digits = [(d / 100) as u8, (d / 10 % 10) as u8, (d % 10) as u8];
+                let skip = if d < 100 { 1 } else { 0 };
+                for &digit in &digits[skip..] {
+                    self.text.push(char::from(b'0' + digit));
+                }
+            }
             _ => {
                 let _ = write!(self.text, "{x}");
             }
         }
-        self.text.push('\n');
     }
 
     pub(super) fn string(&mut self, indent: usize, name: &str, s: &str) {
@@ -53,23 +83,36 @@ impl Out {
 
     /// `indent` spaces, `name: `.
     pub(super) fn open(&mut self, indent: usize, name: &str) {
-        for _ in 0..indent {
-            self.text.push(' ');
-        }
+        self.indent(indent);
         self.text.push_str(name);
         self.text.push_str(": ");
+    }
+
+    /// `indent` spaces, appended at once.
+    fn indent(&mut self, indent: usize) {
+        const SPACES: &str = "                ";
+        let mut left = indent;
+        while left > 0 {
+            let n = left.min(SPACES.len());
+            self.text.push_str(&SPACES[..n]);
+            left -= n;
+        }
     }
 
     /// `name: {x: a, y: b, ...}` over the components.
     pub(super) fn vector(&mut self, indent: usize, name: &str, values: &[f32]) {
         self.open(indent, name);
-        self.text.push('{');
+        self.components(values);
+    }
+
+    /// `{x: a, y: b, ...}` and a line break.
+    fn components(&mut self, values: &[f32]) {
+        const NAMES: [&str; 4] = ["{x: ", ", y: ", ", z: ", ", w: "];
+        if values.is_empty() {
+            self.text.push('{');
+        }
         for (i, v) in values.iter().enumerate() {
-            if i > 0 {
-                self.text.push_str(", ");
-            }
-            self.text.push(['x', 'y', 'z', 'w'][i.min(3)]);
-            self.text.push_str(": ");
+            self.text.push_str(NAMES[i.min(3)]);
             push_f32(&mut self.text, *v);
         }
         self.text.push_str("}\n");
