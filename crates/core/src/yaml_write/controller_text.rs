@@ -109,6 +109,7 @@ struct Writer<'r, 'a> {
 fn head(class: i32, id: i64, name: &str, version: Option<i64>, hide_flags: i64) -> Out {
     let mut o = Out {
         text: String::with_capacity(1024),
+        spellings: Default::default(),
     };
     o.line(0, &format!("--- !u!{class} &{id}"));
     o.line(0, &format!("{name}:"));

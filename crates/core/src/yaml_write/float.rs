@@ -48,6 +48,56 @@ pub fn push_f32(out: &mut String, x: f32) {
     spelled_from_digits(out, text);
 }
 
+/// Spellings of floats met before in one text, by their bits: a clip's key times recur in
+/// every curve, and many values and slopes recur, so a large clip finds about half of its
+/// floats here, for a lookup instead of [`push_f32`]'s digit search.
+#[derive(Default)]
+pub(super) struct Spellings {
+    /// Direct-mapped by a hash of the bits; empty until the first float.
+    slots: Vec<Spelled>,
+}
+
+/// One remembered spelling; `len` 0 is an empty slot.
+#[derive(Clone, Copy, Default)]
+struct Spelled {
+    bits: u32,
+    len: u8,
+    text: [u8; 27],
+}
+
+impl Spellings {
+    const SLOTS: usize = 1024;
+
+    /// Appends `x` to `out` as [`push_f32`] does.
+    pub(super) fn push(&mut self, out: &mut String, x: f32) {
+        // Zero and Unity's default weight are cheaper spelled than looked up.
+        if x == 0.0 || x == THIRD {
+            push_f32(out, x);
+            return;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![Spelled::default(); Self::SLOTS];
+        }
+        let bits = x.to_bits();
+        let slot = &mut self.slots[(bits.wrapping_mul(0x9E37_79B1) >> 22) as usize];
+        if slot.len > 0 && slot.bits == bits {
+            // Only ASCII is stored.
+            out.push_str(std::str::from_utf8(&slot.text[..usize::from(slot.len)]).unwrap_or(""));
+            return;
+        }
+        let start = out.len();
+        push_f32(out, x);
+        let spelled = &out.as_bytes()[start..];
+        if let (Some(text), Ok(len)) = (
+            slot.text.get_mut(..spelled.len()),
+            u8::try_from(spelled.len()),
+        ) {
+            text.copy_from_slice(spelled);
+            (slot.bits, slot.len) = (bits, len);
+        }
+    }
+}
+
 /// [`push_f32`] from zmij's text of a finite, non-zero number (the route for those it
 /// writes with an exponent): its shortest digits placed by Unity's rule.
 fn spelled_from_digits(out: &mut String, zmij_text: &str) {
@@ -163,6 +213,22 @@ pub fn f32_text(x: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A remembered spelling is the spelling: every float of a walk, many met again (and
+    /// slots shared by other floats), spelled as [`push_f32`] spells it.
+    #[test]
+    fn remembered_spellings_are_the_spellings() {
+        let mut spellings = Spellings::default();
+        let mut bits: u32 = 3;
+        for i in 0..300_000u32 {
+            bits = bits.wrapping_mul(2_654_435_761).wrapping_add(777);
+            // Every third float is one met before.
+            let x = f32::from_bits(if i % 3 == 0 { bits % 4096 * 977 } else { bits });
+            let mut remembered = String::from("k: ");
+            spellings.push(&mut remembered, x);
+            assert_eq!(remembered[3..], f32_text(x), "bits {:#x}", x.to_bits());
+        }
+    }
 
     #[test]
     fn spellings_match_unity_files() {

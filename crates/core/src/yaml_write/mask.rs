@@ -88,6 +88,7 @@ pub fn mask_text(
     let parts = body_parts(body);
     let mut o = Out {
         text: String::with_capacity(256 + 48 * elements.len()),
+        spellings: Default::default(),
     };
     o.line(0, "%YAML 1.1");
     o.line(0, "%TAG !u! tag:unity3d.com,2011:");

@@ -4,12 +4,14 @@
 use std::fmt::Write;
 
 use super::emit::TextRef;
-use super::float::push_f32;
+use super::float::Spellings;
 use super::scalar::push_str_scalar;
 
 /// Appends `  name: value\n` style lines with a fixed indent.
 pub(super) struct Out {
     pub(super) text: String,
+    /// Floats spelled before in this text.
+    pub(super) spellings: Spellings,
 }
 
 impl Out {
@@ -21,7 +23,7 @@ impl Out {
 
     pub(super) fn float(&mut self, indent: usize, name: &str, x: f32) {
         self.open(indent, name);
-        push_f32(&mut self.text, x);
+        self.spellings.push(&mut self.text, x);
         self.text.push('\n');
     }
 
@@ -35,7 +37,7 @@ impl Out {
     /// key's fields, the bulk of a clip's text, in three appends each.
     pub(super) fn float_at(&mut self, prefix: &str, x: f32) {
         self.text.push_str(prefix);
-        push_f32(&mut self.text, x);
+        self.spellings.push(&mut self.text, x);
         self.text.push('\n');
     }
 
@@ -113,7 +115,7 @@ impl Out {
         }
         for (i, v) in values.iter().enumerate() {
             self.text.push_str(NAMES[i.min(3)]);
-            push_f32(&mut self.text, *v);
+            self.spellings.push(&mut self.text, *v);
         }
         self.text.push_str("}\n");
     }
