@@ -21,7 +21,7 @@ use serde_json::json;
 
 use super::parse_unity_version;
 use controllers::{Made, make_controller, save_controller, save_override, with_bases};
-use names::UniqueNames;
+use names::{UniqueNames, numbered};
 
 mod controllers;
 mod names;
@@ -168,17 +168,16 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     let names = NameBook::build(&ws);
     keep_what_clips_need(&mut ws);
     // Each clip's file name is claimed here, in order, so names do not depend on which
-    // thread finishes first.
-    let places: Vec<(ObjectRef, Arc<Path>, String)> = selected
+    // thread finishes first; it is kept as its number, and spelled when the clip is written.
+    let places: Vec<Place> = selected
         .into_iter()
         .map(|at| {
             let dir = match clip_folder.get(&at) {
                 Some(dir) => Arc::clone(dir),
                 None => dirs.get(&source_folder(&ws, &args.output, at)),
             };
-            let name = ws.clip_name(at).unwrap_or("clip");
-            let stem = folders.claim(&dir, &safe_file_name(name), "anim");
-            (at, dir, stem)
+            let number = folders.claim_number(&dir, &clip_stem(&ws, at), "anim");
+            (at, dir, number)
         })
         .collect();
     let keep = args.report.is_some();
@@ -315,10 +314,19 @@ fn write_file(
 /// at a time per core: its clips decoded again, written and dropped. The clips' reports
 /// (none unless `keep_reports`: a whole game's reports need not wait in memory for a
 /// report file no one asked for) and the problems, in `places`' order.
+/// Where a clip is written: the folder, and the number its file name was given (0 for
+/// none, see [`UniqueNames::claim_number`]).
+type Place = (ObjectRef, Arc<Path>, usize);
+
+/// A clip's file name before any number: its name made safe.
+fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
+    safe_file_name(ws.clip_name(at).unwrap_or("clip"))
+}
+
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,
-    places: &[(ObjectRef, Arc<Path>, String)],
+    places: &[Place],
     open: &clipscope_core::OpenOptions,
     options: &WriteOptions,
     keep_reports: bool,
@@ -328,7 +336,8 @@ fn write_clips(
     let ats: Vec<ObjectRef> = places.iter().map(|(at, _, _)| *at).collect();
     let (mut reports, mut problems) = (Vec::new(), Vec::new());
     let write = |i: usize, clip: &clipscope_core::workspace::ClipEntry| {
-        let (at, dir, stem) = &places[i];
+        let (at, dir, number) = &places[i];
+        let stem = numbered(&clip_stem(ws, *at), *number);
         let result = clip
             .data
             .as_ref()
@@ -336,7 +345,7 @@ fn write_clips(
             .and_then(|c| write_anim_of(ws, names, *at, c, options).map_err(|e| e.to_string()))
             .and_then(|anim| {
                 let size = anim.text.len() as u64;
-                let report = save(dir, stem, anim, &bar);
+                let report = save(dir, &stem, anim, &bar);
                 let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
                 bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
                 report.map(|r| keep_reports.then_some(r))

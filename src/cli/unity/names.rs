@@ -1,35 +1,60 @@
 //! The names of the files `unity` writes, made unique in each folder.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::path::{Path, PathBuf};
 
-/// Names taken in each folder, case-insensitively (as on Windows and macOS).
+/// Names taken in each folder, case-insensitively (as on Windows and macOS). A name is
+/// held as a 64-bit hash of `name.ext` in lower case, not as text: a whole game writes tens
+/// of thousands of files. Two names with one hash would only cost the second a number.
 #[derive(Default)]
 pub(super) struct UniqueNames {
-    taken: HashMap<PathBuf, HashSet<String>>,
+    taken: HashMap<PathBuf, HashSet<u64>>,
     /// The last number given to each name in each folder, where one was: the next claim of
     /// the same name starts after it (a game's thousand `Idle`s are not counted up from 1
     /// each time).
-    last: HashMap<(PathBuf, String), usize>,
+    last: HashMap<(PathBuf, u64), usize>,
+}
+
+/// The hash a name is held by: the same in every run (`DefaultHasher::default` has fixed
+/// keys), so the names given do not change from run to run.
+fn name_hash(name: &str, ext: &str) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(format!("{name}.{ext}").to_lowercase())
 }
 
 impl UniqueNames {
     /// `name`, or `name 1`, `name 2`, … where `name.ext` is taken in `dir`.
     pub(super) fn claim(&mut self, dir: &Path, name: &str, ext: &str) -> String {
-        let taken = self.taken.entry(dir.to_path_buf()).or_default();
-        let mut candidate = name.to_string();
-        if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
-            return candidate;
+        numbered(name, self.claim_number(dir, name, ext))
+    }
+
+    /// [`UniqueNames::claim`] as the number given to `name` (0 for none): what a file's
+    /// name is kept as until it is written.
+    pub(super) fn claim_number(&mut self, dir: &Path, name: &str, ext: &str) -> usize {
+        let taken = match self.taken.get_mut(dir) {
+            Some(taken) => taken,
+            None => self.taken.entry(dir.to_path_buf()).or_default(),
+        };
+        let plain = name_hash(name, ext);
+        if taken.insert(plain) {
+            return 0;
         }
-        let key = (dir.to_path_buf(), format!("{name}.{ext}").to_lowercase());
-        let n = self.last.entry(key).or_insert(0);
+        let n = self.last.entry((dir.to_path_buf(), plain)).or_insert(0);
         loop {
             *n += 1;
-            candidate = format!("{name} {n}");
-            if taken.insert(format!("{candidate}.{ext}").to_lowercase()) {
-                return candidate;
+            if taken.insert(name_hash(&numbered(name, *n), ext)) {
+                return *n;
             }
         }
+    }
+}
+
+/// `name`, or `name N` for a number `N` other than 0.
+pub(super) fn numbered(name: &str, number: usize) -> String {
+    if number == 0 {
+        name.to_string()
+    } else {
+        format!("{name} {number}")
     }
 }
 
@@ -47,6 +72,11 @@ mod tests {
         assert_eq!(names.claim(dir, "Idle", "anim"), "Idle 2");
         assert_eq!(names.claim(dir, "Idle", "controller"), "Idle");
         assert_eq!(names.claim(Path::new("out/b"), "Idle", "anim"), "Idle");
+        // A number taken by a name of its own is passed over.
+        assert_eq!(names.claim(dir, "Walk 1", "anim"), "Walk 1");
+        assert_eq!(names.claim_number(dir, "Walk", "anim"), 0);
+        assert_eq!(names.claim_number(dir, "walk", "anim"), 2);
+        assert_eq!(numbered("Walk", 2), "Walk 2");
         assert_eq!(safe_file_name("a/b:c?"), "a_b_c_");
         assert_eq!(safe_file_name(".."), "clip");
         assert_eq!(safe_file_name(""), "clip");
