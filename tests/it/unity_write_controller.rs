@@ -94,10 +94,11 @@ fn reference_controllers(tag: &str) -> Option<Vec<(String, PathBuf, String, Valu
     Some(out)
 }
 
-/// The README's setup: Cube.controller with its two clips and their `.meta` files.
+/// The README's setup: Cube.controller with its two clips and their `.meta` files, in a
+/// folder named by `tag` alone, made afresh each run (so runs leave one behind, not one
+/// each).
 fn meta_setup(controller: &Path, tag: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("clipscope-ctrl-setup-{tag}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("clipscope-ctrl-setup-{tag}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp folder");
     let from = controller.parent().expect("a folder");

@@ -614,6 +614,7 @@ fn view_clip_naming_nothing_is_an_error_listing_the_clips() {
         stderr.contains("--reference: no decoded clip other than the shown one"),
         "{stderr}"
     );
+    let _ = std::fs::remove_dir_all(demo.parent().expect("the demo's folder"));
 }
 
 /// `view --rig NAME` names a rig as `pose --rig NAME` does: a name (or path id) no rig has

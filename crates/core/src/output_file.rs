@@ -60,7 +60,10 @@ mod direct {
         ROOM.with_borrow_mut(|room| {
             room.resize(CHUNK + BLOCK, 0);
             let start = room.as_ptr().align_offset(BLOCK);
-            let aligned = &mut room[start..start + CHUNK];
+            // `align_offset` may decline (usize::MAX): then the usual write.
+            let Some(aligned) = room.get_mut(start..start.saturating_add(CHUNK)) else {
+                return Err(io::Error::from_raw_os_error(libc::EINVAL));
+            };
             for chunk in bytes[..whole].chunks(CHUNK) {
                 aligned[..chunk.len()].copy_from_slice(chunk);
                 file.write_all(&aligned[..chunk.len()])?;
