@@ -73,8 +73,9 @@ pub(super) struct Builder {
     /// Override controllers: (index in the workspace's controllers, base, clip pairs).
     pub(super) overrides: Vec<super::overrides::OverrideLinks>,
     rigs: Vec<RigLinks>,
-    /// Every loaded clip and controller, which text files' links may name.
-    pub(super) known: HashSet<ObjectRef>,
+    /// Every loaded clip (shared with [`Builder::finish`]'s own) and controller, which text
+    /// files' links may name: the clips are not copied (a whole game has tens of thousands).
+    pub(super) known: (Arc<HashSet<ObjectRef>>, HashSet<ObjectRef>),
     /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
     pub(super) shared: super::shared::Shared,
     /// How much of each file is kept.
@@ -119,9 +120,13 @@ impl Builder {
     /// Resolves every reference and returns the workspace.
     pub fn finish(mut self) -> Workspace {
         // Those the workspace keeps and those it let go of (`let_go_of_clips`).
-        let clips: HashSet<ObjectRef> = self.ws.clip_refs().into_iter().collect();
-        self.known = clips.clone();
-        self.known.extend(self.ws.controllers.iter().map(|c| c.at));
+        let kept = self.ws.clips.iter().map(|c| c.at);
+        let clips: Arc<HashSet<ObjectRef>> = Arc::new(
+            kept.chain(self.ws.let_go.iter().map(super::let_go_at))
+                .collect(),
+        );
+        let controllers = self.ws.controllers.iter().map(|c| c.at).collect();
+        self.known = (Arc::clone(&clips), controllers);
         let controllers = std::mem::take(&mut self.controllers);
         for (index, links) in controllers.into_iter().enumerate() {
             let from = self.ws.controllers[index].at.file;

@@ -185,7 +185,8 @@ impl Builder {
             file,
             path_id: link.file_id,
         };
-        self.known.contains(&at).then_some(at)
+        let (clips, controllers) = &self.known;
+        (clips.contains(&at) || controllers.contains(&at)).then_some(at)
     }
 }
 
