@@ -120,3 +120,44 @@ impl Out {
         self.text.push_str("}\n");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn out() -> Out {
+        Out {
+            text: String::new(),
+            spellings: Spellings::default(),
+        }
+    }
+
+    /// Integers spelled without the formatter are spelled as it spells them, at every width
+    /// around the fast paths' edges.
+    #[test]
+    fn integers_are_spelled_as_the_formatter_spells_them() {
+        for x in (-1000..=1200).chain([i64::MIN, -65536, 65535, 65536, i64::MAX]) {
+            let mut o = out();
+            o.int_at("k: ", x);
+            assert_eq!(o.text, format!("k: {x}\n"));
+        }
+    }
+
+    /// Indents of any depth, and fields spelled whole, read as `open` spells them.
+    #[test]
+    fn lines_and_fields_keep_their_indent() {
+        let mut o = out();
+        o.line(20, "a");
+        o.float(8, "time", 0.5);
+        o.float_at("        time: ", 0.5);
+        o.vector(8, "value", &[1.0, 2.0, 3.0, 4.0]);
+        o.vector_at("        value: ", &[]);
+        let spaces = " ".repeat(20);
+        assert_eq!(
+            o.text,
+            format!(
+                "{spaces}a\n        time: 0.5\n        time: 0.5\n        value: {{x: 1, y: 2, z: 3, w: 4}}\n        value: {{}}\n"
+            )
+        );
+    }
+}
