@@ -179,7 +179,7 @@ pub fn run(args: &ExportArgs) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    if let Err(e) = std::fs::write(&args.output, &exported.glb) {
+    if let Err(e) = clipscope_core::output_file::write(&args.output, &exported.glb) {
         eprintln!("error: writing {}: {e}", args.output.display());
         return ExitCode::from(1);
     }

@@ -310,10 +310,6 @@ fn write_file(
     write_with_meta(dir, stem, ext, text, guid, main_file_id).map_err(|e| e.to_string())
 }
 
-/// Writes every clip of `places` (at, folder, file stem) on every core, one file on disk
-/// at a time per core: its clips decoded again, written and dropped. The clips' reports
-/// (none unless `keep_reports`: a whole game's reports need not wait in memory for a
-/// report file no one asked for) and the problems, in `places`' order.
 /// Where a clip is written: the folder, and the number its file name was given (0 for
 /// none, see [`UniqueNames::claim_number`]).
 type Place = (ObjectRef, Arc<Path>, usize);
@@ -323,6 +319,10 @@ fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
     safe_file_name(ws.clip_name(at).unwrap_or("clip"))
 }
 
+/// Writes every clip of `places` on every core, one file on disk at a time per core: its
+/// clips decoded again, written and dropped. The clips' reports (none unless
+/// `keep_reports`: a whole game's reports need not wait in memory for a report file no one
+/// asked for) and the problems, in `places`' order.
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,
