@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use clipscope_core::workspace::{ClipEntry, Listed};
+use clipscope_core::workspace::{Added, Listed};
 use clipscope_core::{Detail, OpenOptions, Workspace};
 
 /// Open Unity's own files (AssetBundles, a built game's .assets/level files, web player
@@ -107,13 +107,14 @@ impl Inputs {
     }
 
     /// Opens the paths keeping only what `list` prints ([`Detail::List`]), each file's
-    /// clips handed to `clips` as the file is read ([`Workspace::open_listing`]).
+    /// clips, meshes and textures handed to `taken` as the file is read
+    /// ([`Workspace::open_listing`]).
     fn open_listing(
         &self,
         paths: &[PathBuf],
-        clips: impl FnMut(&Workspace, &std::path::Path, &[ClipEntry]) -> Listed,
+        taken: impl FnMut(&Workspace, &std::path::Path, Added<'_>) -> Listed,
     ) -> Workspace {
-        progress::open_listing(paths, &self.options(Detail::List), clips)
+        progress::open_listing(paths, &self.options(Detail::List), taken)
     }
 
     /// Opens the paths as an index: each clip's facts, its curves decoded again when

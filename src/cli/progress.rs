@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use clipscope_core::workspace::{ClipEntry, Listed};
+use clipscope_core::workspace::{Added, Listed};
 use clipscope_core::{OpenOptions, Workspace};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -13,15 +13,15 @@ pub fn open(paths: &[PathBuf], options: &OpenOptions) -> Workspace {
     open_listing(paths, options, |_, _, _| Listed::Kept)
 }
 
-/// [`open`], handing each file's clips to `clips` as the file is taken in
+/// [`open`], handing what each file added to `taken` as the file is taken in
 /// ([`Workspace::open_listing`]).
 pub fn open_listing(
     paths: &[PathBuf],
     options: &OpenOptions,
-    clips: impl FnMut(&Workspace, &Path, &[ClipEntry]) -> Listed,
+    taken: impl FnMut(&Workspace, &Path, Added<'_>) -> Listed,
 ) -> Workspace {
     if !std::io::stderr().is_terminal() {
-        return Workspace::open_listing(paths, options, |_, _, _| {}, clips);
+        return Workspace::open_listing(paths, options, |_, _, _| {}, taken);
     }
     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
     bar.set_style(
@@ -38,7 +38,7 @@ pub fn open_listing(
             bar.set_message(name.to_string_lossy().into_owned());
         }
     };
-    let ws = Workspace::open_listing(paths, options, progress, clips);
+    let ws = Workspace::open_listing(paths, options, progress, taken);
     bar.finish_and_clear();
     ws
 }

@@ -135,8 +135,10 @@ impl Library {
     ) -> Library {
         let options = OpenOptions::index(unity_version);
         let main = Workspace::open_listing(paths, &options, progress, |_, path, added| {
-            let names: Vec<&str> = added.iter().map(|c| c.name.as_str()).collect();
-            clips(path, &names);
+            if !added.clips.is_empty() {
+                let names: Vec<&str> = added.clips.iter().map(|c| c.name.as_str()).collect();
+                clips(path, &names);
+            }
             Listed::Kept
         });
         Library::new(Arc::new(main), options)

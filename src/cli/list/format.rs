@@ -1,11 +1,11 @@
-//! The formats of a clip's row, shared by the JSON document and the table (a clip's row is
-//! written out while the files are read), and the small pieces both print.
+//! The formats of the rows written out while the files are read (clips, meshes and
+//! textures), in the JSON document and the table, and the small pieces both print.
 
 use std::io::Write;
 
 use clipscope_core::Workspace;
 use clipscope_core::rig::RigComponent;
-use clipscope_core::workspace::ClipEntry;
+use clipscope_core::workspace::{ClipEntry, MeshEntry, TextureEntry};
 use serde_json::{Value, json};
 
 pub(super) fn component_name(c: RigComponent) -> &'static str {
@@ -101,4 +101,65 @@ pub(super) fn clip_lines(ws: &Workspace, c: &ClipEntry) -> String {
         }
     }
     out
+}
+
+/// A mesh's row.
+pub(super) fn mesh_json(ws: &Workspace, m: &MeshEntry) -> Value {
+    let file = ws.files[m.at.file].location();
+    match &m.facts {
+        Ok(f) => json!({
+            "name": m.name, "path_id": m.at.path_id, "file": file,
+            "vertices": f.vertices, "submeshes": f.submeshes, "bones": f.bones,
+            "blend_shapes": f.blend_shapes, "skinned": f.skinned, "bounds": f.bounds,
+            "error": null,
+        }),
+        Err(e) => json!({
+            "name": m.name, "path_id": m.at.path_id, "file": file,
+            "vertices": 0, "submeshes": [], "bones": 0, "blend_shapes": 0,
+            "skinned": false, "bounds": null, "error": e,
+        }),
+    }
+}
+
+/// A texture's row.
+pub(super) fn texture_json(ws: &Workspace, t: &TextureEntry) -> Value {
+    json!({
+        "name": t.name, "path_id": t.at.path_id, "file": ws.files[t.at.file].location(),
+        "format": t.format, "width": t.width, "height": t.height,
+        "decoded": t.error.is_none(), "error": t.error,
+    })
+}
+
+/// A mesh's line in the table.
+pub(super) fn mesh_line(ws: &Workspace, m: &MeshEntry) -> String {
+    let file = ws.files[m.at.file].location();
+    match &m.facts {
+        Ok(f) => format!(
+            "  {:<24} {:>20} {:>7} vertices {:>3} submeshes {:>3} bones {:>3} blend shapes{}  {file}\n",
+            m.name,
+            m.at.path_id,
+            f.vertices,
+            f.submeshes.len(),
+            f.bones,
+            f.blend_shapes,
+            if f.skinned { " skinned" } else { "" },
+        ),
+        Err(e) => format!("  {:<24} {:>20} error: {e}\n", m.name, m.at.path_id),
+    }
+}
+
+/// A texture's line in the table.
+pub(super) fn texture_line(ws: &Workspace, t: &TextureEntry) -> String {
+    format!(
+        "  {:<24} {:>20} {:>5}x{:<5} {:<10} {}  {}\n",
+        t.name,
+        t.at.path_id,
+        t.width,
+        t.height,
+        clipscope_core::texture::format_name(t.format),
+        t.error
+            .as_deref()
+            .map_or("decoded".to_string(), |e| format!("not decoded: {e}")),
+        ws.files[t.at.file].location()
+    )
 }

@@ -4,19 +4,19 @@ use std::io::Write;
 
 use clipscope_core::Workspace;
 use clipscope_core::workspace::{
-    AvatarEntry, ControllerEntry, LoadedFile, MeshEntry, MeshSource, RendererKind, RigEntry,
-    TextureEntry,
+    AvatarEntry, ControllerEntry, LoadedFile, MeshSource, RendererKind, RigEntry,
 };
 use serde::ser::{Serialize, Serializer};
 use serde_json::{Value, json};
 
-use super::format::{Indented, clip_json, component_name};
-use super::rows::{Clips, Listing};
+use super::format::{Indented, clip_json, component_name, mesh_json, texture_json};
+use super::rows::{Kind, Listing, Written};
 
 /// Writes the list as pretty JSON to `out`: one object whose keys are in alphabetical
 /// order (as `serde_json`'s maps print them), each section written as it is serialized: each
-/// row is made, written and dropped in turn, and the clips' rows are copied from the scratch
-/// file they were written to, so a game of 20,000 clips never holds its whole document.
+/// row is made, written and dropped in turn, and the rows of clips, meshes and textures are
+/// copied from the scratch files they were written to, so a game of 20,000 clips never
+/// holds its whole document.
 pub(super) fn write_json(listing: &Listing, out: impl Write) -> std::io::Result<()> {
     let ws = listing.ws;
     let mut out = std::io::BufWriter::new(out);
@@ -26,24 +26,9 @@ pub(super) fn write_json(listing: &Listing, out: impl Write) -> std::io::Result<
         "avatars",
         &Rows(|| ws.avatars.iter().map(|a| avatar_json(ws, a))),
     )?;
-    match &listing.clips {
-        Clips::Written { rows, count, .. } => {
-            out.write_all(b"  \"clips\": ")?;
-            if *count == 0 {
-                out.write_all(b"[]")?;
-            } else {
-                out.write_all(b"[\n")?;
-                std::io::copy(&mut *rows.borrow_mut(), &mut out)?;
-                out.write_all(b"\n  ]")?;
-            }
-            out.write_all(b",\n")?;
-        }
-        Clips::Kept => section(
-            &mut out,
-            "clips",
-            &Rows(|| ws.clips.iter().map(|c| clip_json(ws, c))),
-        )?,
-    }
+    written_section(&mut out, "clips", listing.written(Kind::Clips), || {
+        ws.clips.iter().map(|c| clip_json(ws, c))
+    })?;
     section(
         &mut out,
         "controllers",
@@ -55,21 +40,20 @@ pub(super) fn write_json(listing: &Listing, out: impl Write) -> std::io::Result<
         &Rows(|| ws.errors.iter().map(|e| Value::from(e.to_string()))),
     )?;
     section(&mut out, "files", &Rows(|| ws.files.iter().map(file_json)))?;
-    section(
-        &mut out,
-        "meshes",
-        &Rows(|| ws.meshes.iter().map(|m| mesh_json(ws, m))),
-    )?;
+    written_section(&mut out, "meshes", listing.written(Kind::Meshes), || {
+        ws.meshes.iter().map(|m| mesh_json(ws, m))
+    })?;
     section(
         &mut out,
         "rigs",
         &Rows(|| ws.rigs.iter().map(|r| rig_json(listing, r))),
     )?;
     section(&mut out, "skipped_files", &ws.skipped_files)?;
-    section(
+    written_section(
         &mut out,
         "textures",
-        &Rows(|| ws.textures.iter().map(|t| texture_json(ws, t))),
+        listing.written(Kind::Textures),
+        || ws.textures.iter().map(|t| texture_json(ws, t)),
     )?;
     out.write_all(b"  \"warnings\": ")?;
     serde_json::to_writer_pretty(Indented(&mut out), &ws.warnings)?;
@@ -81,6 +65,28 @@ pub(super) fn write_json(listing: &Listing, out: impl Write) -> std::io::Result<
 fn section(out: &mut impl Write, key: &str, value: &impl Serialize) -> std::io::Result<()> {
     write!(out, "  \"{key}\": ")?;
     serde_json::to_writer_pretty(Indented(&mut *out), value)?;
+    out.write_all(b",\n")
+}
+
+/// Writes `"key": [rows],` from the rows written out while the files were read, or where
+/// the workspace kept them, made one at a time by the iterator `kept` returns.
+fn written_section<I: Iterator<Item = Value>>(
+    out: &mut impl Write,
+    key: &str,
+    written: Option<&Written>,
+    kept: impl Fn() -> I,
+) -> std::io::Result<()> {
+    let Some(written) = written else {
+        return section(out, key, &Rows(kept));
+    };
+    write!(out, "  \"{key}\": ")?;
+    if written.count == 0 {
+        out.write_all(b"[]")?;
+    } else {
+        out.write_all(b"[\n")?;
+        written.copy_to(out)?;
+        out.write_all(b"\n  ]")?;
+    }
     out.write_all(b",\n")
 }
 
@@ -146,7 +152,7 @@ fn renderers_json(ws: &Workspace, rig: &RigEntry) -> Vec<Value> {
                 RendererKind::Sprite { .. } => "sprite",
             };
             let mesh = match &r.mesh {
-                MeshSource::Loaded(at) => ws.mesh(*at).map(|m| m.name.clone()),
+                MeshSource::Loaded(at) => ws.mesh_name(*at).map(str::to_string),
                 MeshSource::Builtin(id) => clipscope_core::mesh::BUILTIN_MESHES
                     .iter()
                     .find(|(b, _)| b == id)
@@ -173,32 +179,5 @@ fn avatar_json(ws: &Workspace, a: &AvatarEntry) -> Value {
         "nodes": d.map(|d| d.skeleton.nodes.len()),
         "human_bones": d.map(|d| d.mapped_bones().count()),
         "human_scale": d.map(|d| d.human.scale),
-    })
-}
-
-/// A mesh's row.
-fn mesh_json(ws: &Workspace, m: &MeshEntry) -> Value {
-    let file = ws.files[m.at.file].location();
-    match &m.facts {
-        Ok(f) => json!({
-            "name": m.name, "path_id": m.at.path_id, "file": file,
-            "vertices": f.vertices, "submeshes": f.submeshes, "bones": f.bones,
-            "blend_shapes": f.blend_shapes, "skinned": f.skinned, "bounds": f.bounds,
-            "error": null,
-        }),
-        Err(e) => json!({
-            "name": m.name, "path_id": m.at.path_id, "file": file,
-            "vertices": 0, "submeshes": [], "bones": 0, "blend_shapes": 0,
-            "skinned": false, "bounds": null, "error": e,
-        }),
-    }
-}
-
-/// A texture's row.
-fn texture_json(ws: &Workspace, t: &TextureEntry) -> Value {
-    json!({
-        "name": t.name, "path_id": t.at.path_id, "file": ws.files[t.at.file].location(),
-        "format": t.format, "width": t.width, "height": t.height,
-        "decoded": t.error.is_none(), "error": t.error,
     })
 }

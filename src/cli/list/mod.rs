@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use super::{Inputs, report_problems};
 use json::write_json;
-use rows::{ClipRows, Listing};
+use rows::{ListRows, Listing};
 use table::print_table;
 
 #[derive(clap::Args)]
@@ -29,17 +29,19 @@ pub struct ListArgs {
 pub fn run(args: &ListArgs) -> ExitCode {
     // Listing needs each clip's facts, not its curves, and each controller's clips, not its
     // state machine: a folder of many files then takes the memory of the files being opened
-    // and a small index of the rest. Each clip's row is written out as its file is read
-    // (a whole game's clips are the largest part of that index), and the workspace lets go
-    // of the clip.
-    let mut rows = ClipRows::new(args.json);
+    // and a small index of the rest. Each clip's, mesh's and texture's row is written out as
+    // its file is read (a whole game's clips and textures are the largest part of that
+    // index), and the workspace lets go of them, keeping the names rigs name them by.
+    let mut rows = ListRows::new(args.json);
     let ws = args
         .inputs
-        .open_listing(&args.paths, |ws, _, clips| rows.add(ws, clips));
+        .open_listing(&args.paths, |ws, _, added| rows.add(ws, added));
     let listing = match rows.finish() {
-        Ok(clips) => Listing { ws: &ws, clips },
+        Ok(rows) => Listing { ws: &ws, rows },
         Err(e) => {
-            eprintln!("error: keeping the clips' rows in a scratch file: {e}");
+            eprintln!(
+                "error: keeping the rows of clips, meshes and textures in scratch files: {e}"
+            );
             return ExitCode::from(1);
         }
     };
@@ -58,37 +60,41 @@ pub fn run(args: &ListArgs) -> ExitCode {
 
 #[cfg(test)]
 mod tests {
-    use super::rows::Clips;
+    use super::rows::Rows;
     use super::*;
     use clipscope_core::Workspace;
     use serde_json::Value;
 
-    /// The list of `path` as `list` prints it, its clips' rows written out while the files
-    /// are read (`written`) or made from the clips the workspace keeps.
+    /// The list of `path` as `list` prints it, the rows of its clips, meshes and textures
+    /// written out while the files are read (`written`) or made from what the workspace
+    /// keeps.
     fn printed(path: &std::path::Path, json: bool, written: bool) -> Vec<u8> {
         let options = clipscope_core::OpenOptions {
             detail: clipscope_core::Detail::List,
             ..Default::default()
         };
-        let mut rows = ClipRows::new(json);
+        let mut rows = ListRows::new(json);
         if !written {
-            rows.file = None;
+            rows.sections = None;
         }
         let paths = [path.to_path_buf()];
         let ws = Workspace::open_listing(
             &paths,
             &options,
             |_, _, _| {},
-            |ws, _, clips| rows.add(ws, clips),
+            |ws, _, added| rows.add(ws, added),
         );
         if written {
-            // The workspace let go of the binary files' clips.
+            // The workspace let go of the binary files' clips, meshes and textures.
             let yaml = clipscope_core::container::ContainerKind::Yaml;
-            assert!(ws.clips.iter().all(|c| ws.files[c.at.file].kind == yaml));
+            let text = |at: clipscope_core::workspace::ObjectRef| ws.files[at.file].kind == yaml;
+            assert!(ws.clips.iter().all(|c| text(c.at)));
+            assert!(ws.meshes.iter().all(|m| text(m.at)));
+            assert!(ws.textures.iter().all(|t| text(t.at)));
         }
-        let clips = rows.finish().expect("the rows read back");
-        assert_eq!(matches!(clips, Clips::Written { .. }), written);
-        let listing = Listing { ws: &ws, clips };
+        let rows = rows.finish().expect("the rows read back");
+        assert_eq!(matches!(rows, Rows::Written { .. }), written);
+        let listing = Listing { ws: &ws, rows };
         let mut out = Vec::new();
         if json {
             write_json(&listing, &mut out).unwrap();
@@ -98,10 +104,10 @@ mod tests {
         out
     }
 
-    /// Writing each clip's row out as its file is read, and letting the workspace drop the
-    /// clip, prints the same bytes as keeping every clip to the end, in JSON and as a table,
-    /// on every shared file: binary and text files, rigs naming clips of other files,
-    /// controllers and errors.
+    /// Writing each clip's, mesh's and texture's row out as its file is read, and letting
+    /// the workspace drop them, prints the same bytes as keeping them all to the end, in
+    /// JSON and as a table, on every shared file: binary and text files, rigs naming clips
+    /// and meshes of other files, controllers and errors.
     #[test]
     fn rows_written_as_files_are_read_print_as_rows_kept_to_the_end() {
         let data = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data"));
@@ -127,5 +133,22 @@ mod tests {
             })
         });
         assert!(named, "a rig with its clips named");
+        // And its renderers their meshes; meshes and textures have their rows.
+        let meshes = doc["meshes"].as_array().expect("meshes");
+        let textures = doc["textures"].as_array().expect("textures");
+        assert!(
+            meshes.len() >= 3 && textures.len() >= 3,
+            "{meshes:?} {textures:?}"
+        );
+        let renderers = doc["rigs"].as_array().unwrap().iter();
+        let mesh_names: Vec<&Value> = renderers
+            .flat_map(|r| r["renderers"].as_array().unwrap())
+            .map(|r| &r["mesh"])
+            .filter(|m| m.is_string())
+            .collect();
+        assert!(!mesh_names.is_empty(), "renderers name their meshes");
+        for name in mesh_names {
+            assert!(meshes.iter().any(|m| &m["name"] == name), "{name}");
+        }
     }
 }

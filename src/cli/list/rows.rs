@@ -1,103 +1,199 @@
-//! The clips' rows, written out to a scratch file as the files are read.
+//! The rows of clips, meshes and textures, written out to scratch files as the files are
+//! read.
 
-use std::io::Write;
+use std::cell::RefCell;
+use std::io::{BufReader, BufWriter, Write};
 
 use clipscope_core::Workspace;
-use clipscope_core::workspace::{ClipEntry, Listed, ObjectRef};
+use clipscope_core::workspace::{Added, Listed, ObjectRef};
+use serde_json::Value;
 
-use super::format::{Indented, clip_json, clip_lines};
+use super::format::{
+    Indented, clip_json, clip_lines, mesh_json, mesh_line, texture_json, texture_line,
+};
 
-/// The clips' rows as they are written out while the files are read: each row (as the JSON
-/// document or the table places it) in a scratch file on disk; the workspace keeps each
-/// clip's name ([`Workspace::let_go`]), which the rigs' and controllers' rows name their
-/// clips by. Without a scratch file (none can be made) the workspace keeps its clips and
-/// the rows are made from them at the end.
-pub(super) struct ClipRows {
-    json: bool,
-    pub(super) file: Option<std::io::BufWriter<std::fs::File>>,
-    /// The first error writing the scratch file: the list is not printed.
-    error: Option<std::io::Error>,
+/// One section's rows as they are written out while the files are read: each row (as the
+/// JSON document or the table places it) in a scratch file on disk.
+pub(super) struct Section {
+    file: BufWriter<std::fs::File>,
     count: usize,
 }
 
-impl ClipRows {
-    pub(super) fn new(json: bool) -> ClipRows {
-        let file = match clipscope_core::workspace::scratch_file() {
-            Ok(file) => Some(std::io::BufWriter::new(file)),
-            Err(e) => {
-                eprintln!(
-                    "warning: no scratch file for the clips' rows ({e}); they are held in memory"
-                );
-                None
+/// A row as the JSON document or the table prints it.
+enum Row {
+    /// An element of the section's array.
+    Json(Value),
+    /// The table's lines.
+    Lines(String),
+}
+
+impl Section {
+    /// Writes the rows of `items`, keeping the first error in `error`.
+    fn write_all<T>(
+        &mut self,
+        items: &[T],
+        error: &mut Option<std::io::Error>,
+        row: impl Fn(&T) -> Row,
+    ) {
+        for item in items {
+            if let Err(e) = self.write(row(item)) {
+                error.get_or_insert(e);
             }
-        };
-        ClipRows {
-            json,
-            file,
-            error: None,
-            count: 0,
         }
     }
 
-    /// Writes the rows of a file's `clips` out; whether the workspace keeps them.
-    pub(super) fn add(&mut self, ws: &Workspace, clips: &[ClipEntry]) -> Listed {
-        let Some(file) = &mut self.file else {
-            return Listed::Kept;
-        };
-        for c in clips {
-            let written = if self.json {
-                // An element of the clips' array, as `write_json` places it: after a comma
-                // and a line but the first, at the third level of the document.
+    /// Writes one row: JSON as an element of the section's array (after a comma and a line
+    /// but the first, at the third level of the document), or the table's lines.
+    fn write(&mut self, row: Row) -> std::io::Result<()> {
+        let file = &mut self.file;
+        let written = match row {
+            Row::Json(json) => {
                 let sep: &[u8] = if self.count == 0 { b"    " } else { b",\n    " };
                 file.write_all(sep).and_then(|()| {
-                    let row = Indented(Indented(&mut *file));
-                    serde_json::to_writer_pretty(row, &clip_json(ws, c))
+                    serde_json::to_writer_pretty(Indented(Indented(&mut *file)), &json)
                         .map_err(std::io::Error::other)
                 })
-            } else {
-                file.write_all(clip_lines(ws, c).as_bytes())
-            };
-            if let Err(e) = written {
-                self.error.get_or_insert(e);
             }
-            self.count += 1;
-        }
-        Listed::LetGo
+            Row::Lines(lines) => file.write_all(lines.as_bytes()),
+        };
+        self.count += 1;
+        written
     }
 
     /// The rows, to be read back in order.
-    pub(super) fn finish(self) -> std::io::Result<Clips> {
+    fn finish(self) -> std::io::Result<Written> {
         use std::io::Seek;
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        let Some(file) = self.file else {
-            return Ok(Clips::Kept);
-        };
-        let mut file = file.into_inner().map_err(|e| e.into_error())?;
+        let mut file = self.file.into_inner().map_err(|e| e.into_error())?;
         file.rewind()?;
-        Ok(Clips::Written {
-            rows: std::cell::RefCell::new(std::io::BufReader::new(file)),
+        Ok(Written {
+            rows: RefCell::new(BufReader::new(file)),
             count: self.count,
         })
     }
 }
 
-/// Where the clips' rows are.
-pub(super) enum Clips {
-    /// In a scratch file, `count` of them.
+/// The rows of clips, meshes and textures as they are written out while the files are read;
+/// the workspace lets go of those objects ([`Listed::LetGo`]), keeping of each clip and
+/// mesh its name, which the rigs' and controllers' rows name them by. Without scratch
+/// files (none can be made) the workspace keeps them and the rows are made from it at the
+/// end.
+pub(super) struct ListRows {
+    json: bool,
+    /// Clips, meshes, textures.
+    pub(super) sections: Option<[Section; 3]>,
+    /// The first error writing a scratch file: the list is not printed.
+    error: Option<std::io::Error>,
+}
+
+impl ListRows {
+    pub(super) fn new(json: bool) -> ListRows {
+        let section = || {
+            clipscope_core::workspace::scratch_file().map(|f| Section {
+                file: BufWriter::new(f),
+                count: 0,
+            })
+        };
+        let sections = (|| Ok::<_, std::io::Error>([section()?, section()?, section()?]))();
+        let sections = match sections {
+            Ok(sections) => Some(sections),
+            Err(e) => {
+                eprintln!(
+                    "warning: no scratch file for the rows of clips, meshes and textures \
+                     ({e}); they are held in memory"
+                );
+                None
+            }
+        };
+        ListRows {
+            json,
+            sections,
+            error: None,
+        }
+    }
+
+    /// Writes the rows of what a file `added` out; whether the workspace keeps it.
+    pub(super) fn add(&mut self, ws: &Workspace, added: Added<'_>) -> Listed {
+        let Some([clips, meshes, textures]) = &mut self.sections else {
+            return Listed::Kept;
+        };
+        let (json, error) = (self.json, &mut self.error);
+        clips.write_all(added.clips, error, |c| {
+            if json {
+                Row::Json(clip_json(ws, c))
+            } else {
+                Row::Lines(clip_lines(ws, c))
+            }
+        });
+        meshes.write_all(added.meshes, error, |m| {
+            if json {
+                Row::Json(mesh_json(ws, m))
+            } else {
+                Row::Lines(mesh_line(ws, m))
+            }
+        });
+        textures.write_all(added.textures, error, |t| {
+            if json {
+                Row::Json(texture_json(ws, t))
+            } else {
+                Row::Lines(texture_line(ws, t))
+            }
+        });
+        Listed::LetGo
+    }
+
+    /// The rows, to be read back in order.
+    pub(super) fn finish(self) -> std::io::Result<Rows> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let Some([clips, meshes, textures]) = self.sections else {
+            return Ok(Rows::Kept);
+        };
+        Ok(Rows::Written {
+            clips: clips.finish()?,
+            meshes: meshes.finish()?,
+            textures: textures.finish()?,
+        })
+    }
+}
+
+/// A section's rows in a scratch file, `count` of them.
+pub(super) struct Written {
+    pub(super) rows: RefCell<BufReader<std::fs::File>>,
+    pub(super) count: usize,
+}
+
+impl Written {
+    /// Copies the rows to `out`.
+    pub(super) fn copy_to(&self, out: &mut impl Write) -> std::io::Result<u64> {
+        std::io::copy(&mut *self.rows.borrow_mut(), out)
+    }
+}
+
+/// Where the rows of clips, meshes and textures are.
+pub(super) enum Rows {
+    /// In scratch files.
     Written {
-        rows: std::cell::RefCell<std::io::BufReader<std::fs::File>>,
-        count: usize,
+        clips: Written,
+        meshes: Written,
+        textures: Written,
     },
     /// In the workspace.
     Kept,
 }
 
-/// A workspace opened for a list, and its clips' rows.
+/// A workspace opened for a list, and the rows written out while it was read.
 pub(super) struct Listing<'a> {
     pub(super) ws: &'a Workspace,
-    pub(super) clips: Clips,
+    pub(super) rows: Rows,
+}
+
+/// One of the sections written out while the files are read.
+#[derive(Clone, Copy)]
+pub(super) enum Kind {
+    Clips,
+    Meshes,
+    Textures,
 }
 
 impl Listing<'_> {
@@ -109,11 +205,29 @@ impl Listing<'_> {
         }
     }
 
-    /// How many clips there are.
-    pub(super) fn clip_count(&self) -> usize {
-        match &self.clips {
-            Clips::Written { count, .. } => *count,
-            Clips::Kept => self.ws.clips.len(),
+    /// A section's rows in their scratch file; `None` where the workspace kept them.
+    pub(super) fn written(&self, kind: Kind) -> Option<&Written> {
+        match &self.rows {
+            Rows::Written {
+                clips,
+                meshes,
+                textures,
+            } => Some(match kind {
+                Kind::Clips => clips,
+                Kind::Meshes => meshes,
+                Kind::Textures => textures,
+            }),
+            Rows::Kept => None,
+        }
+    }
+
+    /// How many rows a section has.
+    pub(super) fn count(&self, kind: Kind) -> usize {
+        match (self.written(kind), kind) {
+            (Some(w), _) => w.count,
+            (None, Kind::Clips) => self.ws.clips.len(),
+            (None, Kind::Meshes) => self.ws.meshes.len(),
+            (None, Kind::Textures) => self.ws.textures.len(),
         }
     }
 }

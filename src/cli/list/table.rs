@@ -4,8 +4,8 @@ use std::io::Write;
 
 use clipscope_core::Workspace;
 
-use super::format::{clip_lines, component_name};
-use super::rows::{Clips, Listing};
+use super::format::{clip_lines, component_name, mesh_line, texture_line};
+use super::rows::{Kind, Listing};
 
 fn print_avatars(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "Avatars ({})", ws.avatars.len())?;
@@ -32,57 +32,40 @@ fn print_avatars(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
     Ok(())
 }
 
-fn print_meshes_and_textures(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "Meshes ({})", ws.meshes.len())?;
-    for m in &ws.meshes {
-        let file = ws.files[m.at.file].location();
-        match &m.facts {
-            Ok(f) => writeln!(
-                out,
-                "  {:<24} {:>20} {:>7} vertices {:>3} submeshes {:>3} bones {:>3} blend shapes{}  {file}",
-                m.name,
-                m.at.path_id,
-                f.vertices,
-                f.submeshes.len(),
-                f.bones,
-                f.blend_shapes,
-                if f.skinned { " skinned" } else { "" },
-            )?,
-            Err(e) => writeln!(out, "  {:<24} {:>20} error: {e}", m.name, m.at.path_id)?,
+fn print_meshes_and_textures(listing: &Listing, out: &mut impl Write) -> std::io::Result<()> {
+    let ws = listing.ws;
+    writeln!(out, "Meshes ({})", listing.count(Kind::Meshes))?;
+    match listing.written(Kind::Meshes) {
+        Some(written) => drop(written.copy_to(out)?),
+        None => {
+            for m in &ws.meshes {
+                out.write_all(mesh_line(ws, m).as_bytes())?;
+            }
         }
     }
-    writeln!(out, "Textures ({})", ws.textures.len())?;
-    for t in &ws.textures {
-        writeln!(
-            out,
-            "  {:<24} {:>20} {:>5}x{:<5} {:<10} {}  {}",
-            t.name,
-            t.at.path_id,
-            t.width,
-            t.height,
-            clipscope_core::texture::format_name(t.format),
-            t.error
-                .as_deref()
-                .map_or("decoded".to_string(), |e| format!("not decoded: {e}")),
-            ws.files[t.at.file].location()
-        )?;
+    writeln!(out, "Textures ({})", listing.count(Kind::Textures))?;
+    match listing.written(Kind::Textures) {
+        Some(written) => drop(written.copy_to(out)?),
+        None => {
+            for t in &ws.textures {
+                out.write_all(texture_line(ws, t).as_bytes())?;
+            }
+        }
     }
     Ok(())
 }
 
 pub(super) fn print_table(listing: &Listing, out: &mut impl Write) -> std::io::Result<()> {
     let ws = listing.ws;
-    writeln!(out, "Clips ({})", listing.clip_count())?;
+    writeln!(out, "Clips ({})", listing.count(Kind::Clips))?;
     writeln!(
         out,
         "  {:<24} {:>20} {:<8} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:<8}  file",
         "name", "path id", "kind", "str", "dense", "const", "bind", "start", "stop", "rate", "wrap"
     )?;
-    match &listing.clips {
-        Clips::Written { rows, .. } => {
-            std::io::copy(&mut *rows.borrow_mut(), out)?;
-        }
-        Clips::Kept => {
+    match listing.written(Kind::Clips) {
+        Some(written) => drop(written.copy_to(out)?),
+        None => {
             for c in &ws.clips {
                 out.write_all(clip_lines(ws, c).as_bytes())?;
             }
@@ -123,5 +106,5 @@ pub(super) fn print_table(listing: &Listing, out: &mut impl Write) -> std::io::R
             ws.files[c.at.file].location()
         )?;
     }
-    print_meshes_and_textures(ws, out)
+    print_meshes_and_textures(listing, out)
 }

@@ -12,8 +12,8 @@ use super::scene::{
     BehaviourEntry, MaterialEntry, RendererDraft, SceneIndex, ScriptEntry, SpriteEntry,
 };
 use super::{
-    AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames, RigEntry,
-    Workspace,
+    Added, AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames,
+    RigEntry, Workspace,
 };
 use crate::animator::model::ResolvedClip;
 use crate::behaviour::BehaviourData;
@@ -63,6 +63,15 @@ pub(super) fn resolved_clip(entry: &ClipEntry) -> ResolvedClip {
         looping,
         cycle_offset,
     }
+}
+
+/// How many clips, meshes and textures a workspace being put together holds: where a
+/// file's begin ([`Builder::counts`]).
+#[derive(Clone, Copy)]
+pub(super) struct Counts {
+    clips: usize,
+    meshes: usize,
+    textures: usize,
 }
 
 /// A workspace being put together.
@@ -154,12 +163,58 @@ impl Builder {
         self.ws
     }
 
+    /// How many clips, meshes and textures the workspace holds so far: where the next
+    /// file's begin.
+    pub fn counts(&self) -> Counts {
+        Counts {
+            clips: self.ws.clips.len(),
+            meshes: self.ws.meshes.len(),
+            textures: self.ws.textures.len(),
+        }
+    }
+
+    /// The clips, meshes and textures added since `before`.
+    pub fn added(&self, before: Counts) -> Added<'_> {
+        Added {
+            clips: &self.ws.clips[before.clips..],
+            meshes: &self.ws.meshes[before.meshes..],
+            textures: &self.ws.textures[before.textures..],
+        }
+    }
+
+    /// Lets go of what was added since `before` (the last file's, [`Listed::LetGo`]): its
+    /// clips ([`Builder::let_go_of_clips`]) and, where nothing refers to textures and
+    /// meshes but renderers by their names ([`Detail::facts_only`]), its textures and all
+    /// but its meshes' names. Text files' stay.
+    ///
+    /// [`Listed::LetGo`]: super::Listed::LetGo
+    pub fn let_go(&mut self, before: Counts) {
+        self.let_go_of_clips(before.clips);
+        if !self.detail.facts_only() {
+            return;
+        }
+        let ws = &mut self.ws;
+        let yaml = |files: &[LoadedFile], file: usize| files[file].kind == ContainerKind::Yaml;
+        for mesh in ws.meshes.split_off(before.meshes) {
+            if yaml(&ws.files, mesh.at.file) {
+                ws.meshes.push(mesh);
+            } else {
+                room(&mut ws.let_go_meshes, 1);
+                ws.let_go_meshes.push((mesh.at, mesh.name.into_boxed_str()));
+            }
+        }
+        let added = ws.textures.split_off(before.textures);
+        let files = &ws.files;
+        ws.textures
+            .extend(added.into_iter().filter(|t| yaml(files, t.at.file)));
+    }
+
     /// Lets go of the clips from `start` on (the last file's), keeping what references to
     /// them need ([`ResolvedClip`]: name, times, looping), which other files' rigs and
     /// controllers resolve to as before. Text files' clips stay. A summary's clips
     /// ([`Detail::facts_only`], [`Detail::Index`]) have no bindings to pick a rig's
     /// controller by, so nothing else asks for them.
-    pub fn let_go_of_clips(&mut self, start: usize) {
+    fn let_go_of_clips(&mut self, start: usize) {
         let ws = &mut self.ws;
         let added = ws.clips.split_off(start);
         for clip in added {

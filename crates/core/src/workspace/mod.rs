@@ -152,20 +152,41 @@ impl OpenOptions {
     }
 }
 
-/// Whether a workspace being opened keeps a file's clips once its caller has seen them
+/// Whether a workspace being opened keeps what a file added once its caller has seen it
 /// ([`Workspace::open_listing`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Listed {
-    /// The workspace keeps them, as [`Workspace::open`] does.
+    /// The workspace keeps it, as [`Workspace::open`] does.
     Kept,
-    /// The caller has what it needs of them (their rows are printed, or their names to
-    /// decode them again later): the workspace lets go of them, keeping of each only what
-    /// references to it need ([`Workspace::let_go`]: its name, times and looping). Their
-    /// references still resolve (a rig's clips, a controller's and its states', an
+    /// The caller has what it needs of it (its rows are printed, or the clips' names to
+    /// decode them again later): the workspace lets go of the file's clips, keeping of each
+    /// only what references to it need ([`Workspace::let_go`]: its name, times and looping).
+    /// Their references still resolve (a rig's clips, a controller's and its states', an
     /// override's pairs), but [`Workspace::clip`] finds them no more and `clips` lists only
     /// those of text files, which are always kept. Meant for an index of a whole game
     /// ([`Detail::List`], [`Detail::Index`]).
+    ///
+    /// Where the workspace keeps clips' facts only ([`Detail::facts_only`]: no material or
+    /// sprite refers to a texture or mesh), it lets go of the file's textures too, and keeps
+    /// of its meshes their names ([`Workspace::let_go_meshes`]), which renderers find them
+    /// by ([`Workspace::has_mesh`], [`Workspace::mesh_name`]).
     LetGo,
+}
+
+/// What one file on disk added to a workspace being opened, as [`Workspace::open_listing`]
+/// hands it to its caller.
+#[derive(Clone, Copy, Debug)]
+pub struct Added<'a> {
+    pub clips: &'a [ClipEntry],
+    pub meshes: &'a [MeshEntry],
+    pub textures: &'a [TextureEntry],
+}
+
+impl Added<'_> {
+    /// Whether the file added none of them.
+    pub fn is_empty(&self) -> bool {
+        self.clips.is_empty() && self.meshes.is_empty() && self.textures.is_empty()
+    }
 }
 
 /// The facts of a serialized file that outlive its bytes.
@@ -321,6 +342,11 @@ pub struct Workspace {
     /// controller's states take), not their facts. [`Workspace::clip`] does not find them;
     /// [`Workspace::clip_name`] and [`Workspace::has_clip`] do.
     pub let_go: Vec<ResolvedClip>,
+    /// The meshes let go of while the files were read ([`Listed::LetGo`] with
+    /// [`Detail::facts_only`]), in the files' order: each one's reference and name, which a
+    /// renderer names it by. [`Workspace::mesh`] does not find them;
+    /// [`Workspace::mesh_name`] and [`Workspace::has_mesh`] do.
+    pub let_go_meshes: Vec<(ObjectRef, Box<str>)>,
     pub rigs: Vec<RigEntry>,
     pub controllers: Vec<ControllerEntry>,
     pub avatars: Vec<AvatarEntry>,
@@ -373,18 +399,19 @@ impl Workspace {
         Self::open_listing(paths, options, progress, |_, _, _| Listed::Kept)
     }
 
-    /// [`Workspace::open_with_progress`], also calling `clips(ws, file, added)` on the
+    /// [`Workspace::open_with_progress`], also calling `taken(ws, file, added)` on the
     /// calling thread as each file on disk is taken in (in the files' order), with the
-    /// workspace so far (its files hold the file's serialized files) and the clips the file
-    /// added: what a window lists while the other files are read, or the rows a list prints.
-    /// The caller says whether the workspace keeps those clips ([`Listed`]): a caller that
-    /// has what it needs of them lets them go, and the workspace then holds only their
-    /// references, as the other files' rigs and controllers resolve to them.
+    /// workspace so far (its files hold the file's serialized files) and the clips, meshes
+    /// and textures the file added, where it added any: what a window lists while the other
+    /// files are read, or the rows a list prints. The caller says whether the workspace
+    /// keeps them ([`Listed`]): a caller that has what it needs of them lets them go, and
+    /// the workspace then holds only what references to them need, as the other files'
+    /// rigs, renderers and controllers resolve to them.
     pub fn open_listing(
         paths: &[PathBuf],
         options: &OpenOptions,
         progress: impl Fn(usize, usize, &Path) + Sync,
-        mut clips: impl FnMut(&Workspace, &Path, &[ClipEntry]) -> Listed,
+        mut taken: impl FnMut(&Workspace, &Path, Added<'_>) -> Listed,
     ) -> Workspace {
         let given = expand(paths);
         let guids = GuidIndexes::default();
@@ -416,12 +443,12 @@ impl Workspace {
                             limit,
                         ));
                     }
-                    let before = builder.ws.clips.len();
+                    let before = builder.counts();
                     builder.add(&round[i].0, found);
-                    let added = &builder.ws.clips[before..];
-                    if !added.is_empty() && clips(&builder.ws, &round[i].0, added) == Listed::LetGo
+                    let added = builder.added(before);
+                    if !added.is_empty() && taken(&builder.ws, &round[i].0, added) == Listed::LetGo
                     {
-                        builder.let_go_of_clips(before);
+                        builder.let_go(before);
                     }
                 },
             );
@@ -490,9 +517,22 @@ impl Workspace {
         find_at(&self.avatars, at, |a| a.at)
     }
 
-    /// The mesh at a reference.
+    /// The mesh at a reference, where the workspace keeps it.
     pub fn mesh(&self, at: ObjectRef) -> Option<&MeshEntry> {
         find_at(&self.meshes, at, |m| m.at)
+    }
+
+    /// Whether a mesh is loaded at a reference: kept, or let go of ([`Listed::LetGo`]).
+    pub fn has_mesh(&self, at: ObjectRef) -> bool {
+        self.mesh_name(at).is_some()
+    }
+
+    /// The name of the mesh at a reference, kept or let go of.
+    pub fn mesh_name(&self, at: ObjectRef) -> Option<&str> {
+        match self.mesh(at) {
+            Some(m) => Some(&m.name),
+            None => find_at(&self.let_go_meshes, at, |m| m.0).map(|m| &*m.1),
+        }
     }
 
     /// The texture at a reference.

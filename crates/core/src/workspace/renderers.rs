@@ -105,7 +105,7 @@ impl Builder {
             };
         }
         match self.ws.resolve(from, pptr) {
-            Some(at) if self.ws.mesh(at).is_some() => MeshSource::Loaded(at),
+            Some(at) if self.ws.has_mesh(at) => MeshSource::Loaded(at),
             _ => MeshSource::Missing(format!(
                 "mesh (file id {}, path id {}) is not loaded",
                 pptr.file_id(),

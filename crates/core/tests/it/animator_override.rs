@@ -197,7 +197,8 @@ fn a_list_keeps_controllers_clips_and_overrides_but_not_their_state_machines() {
 /// them resolves as when they are kept (rigs', controllers' and overrides' clips, and the
 /// leaves of the controllers' state machines, which take the clips' names and times), the
 /// warnings and errors are the same, the caller saw every clip in order, the workspace
-/// keeps only the text files' clips and still names every clip. For a list
+/// keeps only the text files' clips and still names every clip. A list lets go of the
+/// binary files' textures and meshes too, and its renderers name the same meshes. For a list
 /// ([`Detail::List`]) and an index ([`Detail::Index`]), on the override fixture and every
 /// shared file.
 #[test]
@@ -227,8 +228,8 @@ fn let_go_resolves_as_kept(paths: &[std::path::PathBuf], detail: Detail, with_sh
             paths,
             &options,
             |_, _, _| {},
-            |_, _, clips| {
-                seen.extend(clips.iter().map(|c| (c.at, c.name.clone())));
+            |_, _, added| {
+                seen.extend(added.clips.iter().map(|c| (c.at, c.name.clone())));
                 listed
             },
         )
@@ -271,6 +272,45 @@ fn let_go_resolves_as_kept(paths: &[std::path::PathBuf], detail: Detail, with_sh
             "{}",
             l.name
         );
+        // Renderers find their meshes let go of, by name.
+        assert_eq!(l.renderers, k.renderers, "{}", l.name);
+        for r in &l.renderers {
+            if let clipscope_core::workspace::MeshSource::Loaded(at) = r.mesh {
+                let name = kept.mesh(at).map(|m| m.name.as_str());
+                assert!(name.is_some() && let_go.mesh_name(at) == name);
+            }
+        }
+    }
+    // A list lets go of the binary files' textures and keeps their meshes' names; an index
+    // (whose materials refer to them) keeps both.
+    let binary = |at: ObjectRef| !is_text(at);
+    let meshes: Vec<_> = kept.meshes.iter().map(|m| (m.at, &*m.name)).collect();
+    fn named(ws: &Workspace) -> Vec<(ObjectRef, &str)> {
+        let kept = ws.meshes.iter().map(|m| (m.at, &*m.name));
+        let mut all: Vec<_> = kept
+            .chain(ws.let_go_meshes.iter().map(|m| (m.0, &*m.1)))
+            .collect();
+        all.sort();
+        all
+    }
+    let mut sorted = meshes.clone();
+    sorted.sort();
+    assert_eq!(named(&let_go), sorted, "{detail:?}");
+    assert!(meshes.iter().all(|m| let_go.has_mesh(m.0)));
+    if detail == Detail::List {
+        assert!(let_go.meshes.iter().all(|m| !binary(m.at)));
+        assert!(let_go.textures.iter().all(|t| !binary(t.at)));
+        assert!(
+            kept.textures.iter().any(|t| binary(t.at)),
+            "textures let go of"
+        );
+        assert!(
+            !let_go.let_go_meshes.is_empty() || !with_shared,
+            "meshes let go of"
+        );
+    } else {
+        assert_eq!(let_go.meshes.len(), kept.meshes.len());
+        assert_eq!(let_go.textures.len(), kept.textures.len());
     }
     assert!(let_go.rigs.iter().any(|r| !r.clips.is_empty()));
     assert_eq!(let_go.controllers.len(), kept.controllers.len());
