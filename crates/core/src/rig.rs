@@ -32,7 +32,7 @@ pub enum RigComponent {
 }
 
 /// The hierarchy and rest pose of one animated object.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Skeleton {
     /// Joints in depth-first order; joint 0 is the root.
     pub joints: Vec<Joint>,

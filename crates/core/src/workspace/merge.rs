@@ -8,9 +8,7 @@ use std::sync::Arc;
 
 use super::extract::{Extracted, SerializedIndex};
 use super::objects::{ClipFound, Found, RigDraft};
-use super::scene::{
-    BehaviourEntry, MaterialEntry, RendererDraft, SceneIndex, ScriptEntry, SpriteEntry,
-};
+use super::scene::{BehaviourEntry, MaterialEntry, SceneIndex, ScriptEntry, SpriteEntry};
 use super::{
     Added, AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames,
     RigEntry, Workspace,
@@ -82,6 +80,11 @@ pub(super) struct Builder {
     /// Override controllers: (index in the workspace's controllers, base, clip pairs).
     pub(super) overrides: Vec<super::overrides::OverrideLinks>,
     rigs: Vec<RigLinks>,
+    /// The renderers a list outlined as their files joined ([`Builder::outline_renderer`]):
+    /// (rig, renderer, mesh reference), resolved once every file is in.
+    outlined_meshes: Vec<(usize, usize, PPtr)>,
+    /// The skeleton of a rig until it is finished, shared by every rig.
+    no_skeleton: Arc<Skeleton>,
     /// Every loaded clip (shared with [`Builder::finish`]'s own) and controller, which text
     /// files' links may name: the clips are not copied (a whole game has tens of thousands).
     pub(super) known: (Arc<HashSet<ObjectRef>>, HashSet<ObjectRef>),
@@ -159,6 +162,8 @@ impl Builder {
                 } => self.finish_yaml_rig(index, &list, controller.as_ref(), &clips),
             }
         }
+        let outlined = std::mem::take(&mut self.outlined_meshes);
+        self.resolve_outline_meshes(outlined);
         self.add_avatar_rigs();
         self.ws
     }
@@ -328,18 +333,28 @@ impl Builder {
             match found.value {
                 Ok(mut draft) => {
                     draft.skeleton = draft.skeleton.map(|s| self.shared.skeleton(s));
+                    let mut renderers = Vec::new();
                     if self.scene_as_names {
                         draft.renderers = Vec::new();
                     } else if self.detail == Detail::List {
                         // `list` shows each renderer's kind, mesh and activity: its bones
                         // and materials are a large part of a whole game's rigs.
-                        draft.renderers.iter_mut().for_each(RendererDraft::outline);
+                        let rig = self.ws.rigs.len();
+                        let drafts = std::mem::take(&mut draft.renderers);
+                        renderers.reserve_exact(drafts.len());
+                        for (i, r) in drafts.into_iter().enumerate() {
+                            let (entry, mesh) = Builder::outline_renderer(f, r);
+                            renderers.push(entry);
+                            if !mesh.is_null() {
+                                self.outlined_meshes.push((rig, i, mesh));
+                            }
+                        }
                     }
                     self.ws.rigs.push(RigEntry {
                         at,
-                        name: draft.name.clone(),
+                        name: std::mem::take(&mut draft.name),
                         component: draft.component,
-                        skeleton: Arc::new(Skeleton { joints: Vec::new() }),
+                        skeleton: Arc::clone(&self.no_skeleton),
                         tos: PathNames::default(),
                         avatar: None,
                         humanoid: None,
@@ -347,7 +362,7 @@ impl Builder {
                         clips: Vec::new(),
                         unresolved_clips: 0,
                         controller: None,
-                        renderers: Vec::new(),
+                        renderers,
                         apply_root_motion: draft.apply_root_motion,
                     });
                     self.rigs.push(RigLinks::Binary(draft));

@@ -13,7 +13,7 @@ impl Builder {
     pub(super) fn renderer(
         &self,
         from: usize,
-        r: RendererDraft,
+        mut r: RendererDraft,
         skeleton: &Skeleton,
     ) -> RendererEntry {
         let mesh = self.mesh_source(from, r.mesh);
@@ -21,7 +21,7 @@ impl Builder {
             MeshSource::Loaded(at) => self.ws.mesh(*at).and_then(|m| m.data.clone()),
             _ => None,
         };
-        let kind = match r.kind {
+        let kind = match std::mem::replace(&mut r.kind, DraftKind::Rigid) {
             DraftKind::Skinned {
                 mut bones,
                 root_bone,
@@ -59,28 +59,53 @@ impl Builder {
                 flip,
             },
         };
-        RendererEntry {
-            at: ObjectRef {
-                file: from,
-                path_id: r.path_id,
+        let materials = r
+            .materials
+            .iter()
+            .map(|&m| {
+                self.ws
+                    .resolve(from, m)
+                    .filter(|at| self.ws.material(*at).is_some())
+            })
+            .collect();
+        entry(from, r, kind, mesh, materials)
+    }
+
+    /// A renderer as a list shows it ([`Detail::List`]), made as its file joins the
+    /// workspace: its kind, joint and activity, and its mesh's reference, resolved once every
+    /// file is in ([`Builder::resolve_outline_meshes`]). The draft is dropped at once: a
+    /// whole game's drafts, held until then, took as much as their entries.
+    ///
+    /// [`Detail::List`]: super::Detail::List
+    pub(super) fn outline_renderer(from: usize, mut r: RendererDraft) -> (RendererEntry, PPtr) {
+        let kind = match std::mem::replace(&mut r.kind, DraftKind::Rigid) {
+            DraftKind::Skinned {
+                root_bone, bounds, ..
+            } => RendererKind::Skinned {
+                bones: Vec::new(),
+                root_bone,
+                blend_shape_weights: Vec::new(),
+                bounds,
             },
-            joint: r.joint,
-            enabled: r.enabled,
-            active: r.active.0,
-            active_in_hierarchy: r.active.1.is_empty(),
-            inactive_joints: r.active.1,
-            kind,
-            mesh,
-            materials: r
-                .materials
-                .iter()
-                .map(|&m| {
-                    self.ws
-                        .resolve(from, m)
-                        .filter(|at| self.ws.material(*at).is_some())
-                })
-                .collect(),
-            submeshes: r.submeshes,
+            DraftKind::Rigid => RendererKind::Rigid,
+            // A list reads no sprites.
+            DraftKind::Sprite { color, flip, .. } => RendererKind::Sprite {
+                sprite: None,
+                color,
+                flip,
+            },
+        };
+        let mesh = r.mesh;
+        (entry(from, r, kind, MeshSource::None, Vec::new()), mesh)
+    }
+
+    /// Resolves the meshes of the renderers outlined as their files joined the workspace
+    /// ([`Builder::outline_renderer`]): (rig, renderer, mesh reference).
+    pub(super) fn resolve_outline_meshes(&mut self, outlined: Vec<(usize, usize, PPtr)>) {
+        for (rig, renderer, pptr) in outlined {
+            let from = self.ws.rigs[rig].at.file;
+            let mesh = self.mesh_source(from, pptr);
+            self.ws.rigs[rig].renderers[renderer].mesh = mesh;
         }
     }
 
@@ -112,5 +137,31 @@ impl Builder {
                 pptr.path_id()
             )),
         }
+    }
+}
+
+/// A renderer's entry from its draft (whose kind is taken), with its kind and what the
+/// draft's references resolved to.
+fn entry(
+    from: usize,
+    r: RendererDraft,
+    kind: RendererKind,
+    mesh: MeshSource,
+    materials: Vec<Option<ObjectRef>>,
+) -> RendererEntry {
+    RendererEntry {
+        at: ObjectRef {
+            file: from,
+            path_id: r.path_id,
+        },
+        joint: r.joint,
+        enabled: r.enabled,
+        active: r.active.0,
+        active_in_hierarchy: r.active.1.is_empty(),
+        inactive_joints: r.active.1,
+        kind,
+        mesh,
+        materials,
+        submeshes: r.submeshes,
     }
 }

@@ -64,7 +64,7 @@ impl Builder {
             Ok(bound) => (bound, None),
             Err(e) => (None, Some(e)),
         };
-        let renderers = draft
+        let renderers: Vec<_> = draft
             .renderers
             .into_iter()
             .map(|r| self.renderer(from, r, &skeleton))
@@ -75,7 +75,8 @@ impl Builder {
         rig.avatar = avatar;
         rig.humanoid = humanoid;
         rig.humanoid_error = humanoid_error;
-        rig.renderers = renderers;
+        // A list's renderers were outlined as the file joined ([`Builder::outline_renderer`]).
+        rig.renderers.extend(renderers);
         rig.clips = found;
         rig.unresolved_clips = unresolved;
     }

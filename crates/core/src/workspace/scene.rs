@@ -194,24 +194,6 @@ pub(super) struct RendererDraft {
     pub submeshes: SubMeshRange,
 }
 
-impl RendererDraft {
-    /// Lets go of its bones, blend shape weights and materials ([`Detail::List`]).
-    ///
-    /// [`Detail::List`]: super::Detail::List
-    pub(super) fn outline(&mut self) {
-        self.materials = Vec::new();
-        if let DraftKind::Skinned {
-            bones,
-            blend_shape_weights,
-            ..
-        } = &mut self.kind
-        {
-            *bones = Vec::new();
-            *blend_shape_weights = Vec::new();
-        }
-    }
-}
-
 pub(super) enum DraftKind {
     Skinned {
         /// Bones found in this file's hierarchy, by joint; the rest are matched by the mesh's
