@@ -7,29 +7,6 @@ use super::emit::TextRef;
 use super::float::Spellings;
 use super::scalar::push_str_scalar;
 
-thread_local! {
-    /// The buffer of the last text this thread wrote, handed back with [`recycle`].
-    static SPARE: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
-}
-
-/// An empty buffer for a text of about `capacity` bytes: the one this thread was last
-/// handed back ([`recycle`]), or a new one.
-pub(super) fn text_buffer(capacity: usize) -> String {
-    let mut text = SPARE.take();
-    text.clear();
-    text.reserve(capacity);
-    text
-}
-
-/// Hands a written text's buffer back, for the next text written on this thread: a whole
-/// game's texts (tens of GB) then reuse one buffer a thread, whose pages are already the
-/// process's, instead of each asking the system for fresh pages (the largest cost of
-/// writing them where large buffers get pages of their own). It holds the largest text
-/// written since.
-pub fn recycle(text: String) {
-    SPARE.set(text);
-}
-
 /// Appends `  name: value\n` style lines with a fixed indent.
 pub(super) struct Out {
     pub(super) text: String,
