@@ -372,8 +372,13 @@ fn save(
     anim: AnimText,
     bar: &indicatif::ProgressBar,
 ) -> Result<serde_json::Value, String> {
-    let path = write_file(dir, stem, "anim", &anim.text, &anim.guid, ANIM_FILE_ID)?;
-    let mut report = anim.report;
+    let AnimText {
+        text, guid, report, ..
+    } = anim;
+    let path = write_file(dir, stem, "anim", &text, &guid, ANIM_FILE_ID);
+    clipscope_core::yaml_write::recycle(text);
+    let mut report = report;
+    let path = path?;
     report.written = Some(path.display().to_string());
     bar.suspend(|| {
         println!("{}", console_line(&report));

@@ -61,7 +61,7 @@ fn infinity_code(i: Infinity) -> i64 {
 /// The whole `.anim` text.
 pub fn anim_text(clip: &ClipData, plan: &Plan, refs: &Refs<'_>, layout: Layout) -> String {
     let mut o = Out {
-        text: String::with_capacity(256 * plan.keys_out() + 4096),
+        text: super::out::text_buffer(256 * plan.keys_out() + 4096),
         spellings: Default::default(),
     };
     o.line(0, "%YAML 1.1");

@@ -46,6 +46,7 @@ pub use float::f32_text;
 pub use layout::Layout;
 pub use mask::{MASK_FILE_ID, MaskReport, MaskText};
 pub use names::NameBook;
+pub use out::recycle;
 pub use override_text::{OVERRIDE_FILE_ID, OverrideReport, OverrideText, write_override};
 pub use script::{SCRIPT_FILE_ID, ScriptReport};
 

@@ -7,6 +7,29 @@ use super::emit::TextRef;
 use super::float::Spellings;
 use super::scalar::push_str_scalar;
 
+thread_local! {
+    /// The buffer of the last text this thread wrote, handed back with [`recycle`].
+    static SPARE: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+}
+
+/// An empty buffer for a text of about `capacity` bytes: the one this thread was last
+/// handed back ([`recycle`]), or a new one.
+pub(super) fn text_buffer(capacity: usize) -> String {
+    let mut text = SPARE.take();
+    text.clear();
+    text.reserve(capacity);
+    text
+}
+
+/// Hands a written text's buffer back, for the next text written on this thread: a whole
+/// game's texts (tens of GB) then reuse one buffer a thread, whose pages are already the
+/// process's, instead of each asking the system for fresh pages (the largest cost of
+/// writing them where large buffers get pages of their own). It holds the largest text
+/// written since.
+pub fn recycle(text: String) {
+    SPARE.set(text);
+}
+
 /// Appends `  name: value\n` style lines with a fixed indent.
 pub(super) struct Out {
     pub(super) text: String,
@@ -130,6 +153,25 @@ mod tests {
             text: String::new(),
             spellings: Spellings::default(),
         }
+    }
+
+    /// A text's buffer handed back is the next one's on the same thread, emptied, with its
+    /// room; another thread's is its own.
+    #[test]
+    fn a_buffer_handed_back_is_reused_empty() {
+        let mut first = text_buffer(10);
+        first.push_str(&"x".repeat(1 << 20));
+        let (ptr, room) = (first.as_ptr(), first.capacity());
+        recycle(first);
+        let other = std::thread::spawn(|| text_buffer(10).capacity())
+            .join()
+            .unwrap();
+        assert!(other < room, "{other}");
+        let next = text_buffer(100);
+        assert!(next.is_empty());
+        assert_eq!((next.as_ptr(), next.capacity()), (ptr, room));
+        // Taken, it is no longer the spare: the next buffer is new.
+        assert!(text_buffer(10).capacity() < room);
     }
 
     /// Integers spelled without the formatter are spelled as it spells them, at every width
