@@ -35,20 +35,31 @@ fn print_avatars(ws: &Workspace, out: &mut impl Write) -> std::io::Result<()> {
 fn print_meshes_and_textures(listing: &Listing, out: &mut impl Write) -> std::io::Result<()> {
     let ws = listing.ws;
     writeln!(out, "Meshes ({})", listing.count(Kind::Meshes))?;
-    match listing.written(Kind::Meshes) {
-        Some(written) => drop(written.copy_to(out)?),
-        None => {
-            for m in &ws.meshes {
-                out.write_all(mesh_line(ws, m).as_bytes())?;
-            }
-        }
-    }
+    print_rows(listing, Kind::Meshes, &ws.meshes, |m| mesh_line(ws, m), out)?;
     writeln!(out, "Textures ({})", listing.count(Kind::Textures))?;
-    match listing.written(Kind::Textures) {
+    print_rows(
+        listing,
+        Kind::Textures,
+        &ws.textures,
+        |t| texture_line(ws, t),
+        out,
+    )
+}
+
+/// A section's rows: copied from the scratch file they were written to as the files were
+/// read, or made from what the workspace kept.
+fn print_rows<T>(
+    listing: &Listing,
+    kind: Kind,
+    kept: &[T],
+    line: impl Fn(&T) -> String,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    match listing.written(kind) {
         Some(written) => drop(written.copy_to(out)?),
         None => {
-            for t in &ws.textures {
-                out.write_all(texture_line(ws, t).as_bytes())?;
+            for item in kept {
+                out.write_all(line(item).as_bytes())?;
             }
         }
     }
@@ -63,14 +74,7 @@ pub(super) fn print_table(listing: &Listing, out: &mut impl Write) -> std::io::R
         "  {:<24} {:>20} {:<8} {:>5} {:>5} {:>5} {:>5} {:>8} {:>8} {:>6} {:<8}  file",
         "name", "path id", "kind", "str", "dense", "const", "bind", "start", "stop", "rate", "wrap"
     )?;
-    match listing.written(Kind::Clips) {
-        Some(written) => drop(written.copy_to(out)?),
-        None => {
-            for c in &ws.clips {
-                out.write_all(clip_lines(ws, c).as_bytes())?;
-            }
-        }
-    }
+    print_rows(listing, Kind::Clips, &ws.clips, |c| clip_lines(ws, c), out)?;
     writeln!(out, "Rigs ({})", ws.rigs.len())?;
     for r in &ws.rigs {
         let clips: Vec<String> = r.clips.iter().map(|&c| listing.clip_name(c)).collect();
