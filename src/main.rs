@@ -19,8 +19,8 @@ fn main() -> std::process::ExitCode {
 /// glibc's default raises its threshold for such pages to the largest buffer freed so far,
 /// so after the first large file every buffer lands on the heap among the index's small
 /// entries, which outlive it; the holes left behind grew the memory of `list` over a whole
-/// game by a third more than its index (1,034 copies of the shared files: 60 MB against
-/// 44 MB for 103 copies, and 57 MB with these settings, at the same speed). The larger
+/// game by a third more than its index (1,000 copies of the shared files: 60 MB against
+/// 44.5 MB for 100 copies, and 57 MB with these settings, at the same speed). The larger
 /// trim threshold keeps the heap from being given back and faulted in again as files come
 /// and go, which the fixed threshold would otherwise bring.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]

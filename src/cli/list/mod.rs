@@ -93,7 +93,7 @@ mod tests {
             assert!(ws.textures.iter().all(|t| text(t.at)));
         }
         let rows = rows.finish().expect("the rows read back");
-        assert_eq!(matches!(rows, Rows::Written { .. }), written);
+        assert_eq!(matches!(rows, Rows::Written(_)), written);
         let listing = Listing { ws: &ws, rows };
         let mut out = Vec::new();
         if json {

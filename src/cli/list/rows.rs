@@ -19,6 +19,10 @@ pub(super) struct Section {
     count: usize,
 }
 
+/// A section's row formats: as an element of the JSON document's array, and as the
+/// table's lines.
+type Formats<T> = (fn(&Workspace, &T) -> Value, fn(&Workspace, &T) -> String);
+
 /// A row as the JSON document or the table prints it.
 enum Row {
     /// An element of the section's array.
@@ -28,15 +32,23 @@ enum Row {
 }
 
 impl Section {
-    /// Writes the rows of `items`, keeping the first error in `error`.
+    /// Writes the rows of `items`, as JSON (`as_json`) or as the table's lines, in the
+    /// formats `rows` (JSON, lines), keeping the first error in `error`.
     fn write_all<T>(
         &mut self,
+        ws: &Workspace,
         items: &[T],
+        as_json: bool,
         error: &mut Option<std::io::Error>,
-        row: impl Fn(&T) -> Row,
+        rows: Formats<T>,
     ) {
         for item in items {
-            if let Err(e) = self.write(row(item)) {
+            let row = if as_json {
+                Row::Json(rows.0(ws, item))
+            } else {
+                Row::Lines(rows.1(ws, item))
+            };
+            if let Err(e) = self.write(row) {
                 error.get_or_insert(e);
             }
         }
@@ -79,22 +91,26 @@ impl Section {
 /// end.
 pub(super) struct ListRows {
     json: bool,
-    /// Clips, meshes, textures.
+    /// Clips, meshes, textures ([`Kind`]).
     pub(super) sections: Option<[Section; 3]>,
     /// The first error writing a scratch file: the list is not printed.
     error: Option<std::io::Error>,
 }
 
+/// A scratch file for each section's rows.
+fn scratch_sections() -> std::io::Result<[Section; 3]> {
+    let section = || {
+        clipscope_core::workspace::scratch_file().map(|f| Section {
+            file: BufWriter::new(f),
+            count: 0,
+        })
+    };
+    Ok([section()?, section()?, section()?])
+}
+
 impl ListRows {
     pub(super) fn new(json: bool) -> ListRows {
-        let section = || {
-            clipscope_core::workspace::scratch_file().map(|f| Section {
-                file: BufWriter::new(f),
-                count: 0,
-            })
-        };
-        let sections = (|| Ok::<_, std::io::Error>([section()?, section()?, section()?]))();
-        let sections = match sections {
+        let sections = match scratch_sections() {
             Ok(sections) => Some(sections),
             Err(e) => {
                 eprintln!(
@@ -117,27 +133,10 @@ impl ListRows {
             return Listed::Kept;
         };
         let (json, error) = (self.json, &mut self.error);
-        clips.write_all(added.clips, error, |c| {
-            if json {
-                Row::Json(clip_json(ws, c))
-            } else {
-                Row::Lines(clip_lines(ws, c))
-            }
-        });
-        meshes.write_all(added.meshes, error, |m| {
-            if json {
-                Row::Json(mesh_json(ws, m))
-            } else {
-                Row::Lines(mesh_line(ws, m))
-            }
-        });
-        textures.write_all(added.textures, error, |t| {
-            if json {
-                Row::Json(texture_json(ws, t))
-            } else {
-                Row::Lines(texture_line(ws, t))
-            }
-        });
+        clips.write_all(ws, added.clips, json, error, (clip_json, clip_lines));
+        meshes.write_all(ws, added.meshes, json, error, (mesh_json, mesh_line));
+        let texture: Formats<_> = (texture_json, texture_line);
+        textures.write_all(ws, added.textures, json, error, texture);
         Listed::LetGo
     }
 
@@ -149,11 +148,11 @@ impl ListRows {
         let Some([clips, meshes, textures]) = self.sections else {
             return Ok(Rows::Kept);
         };
-        Ok(Rows::Written {
-            clips: clips.finish()?,
-            meshes: meshes.finish()?,
-            textures: textures.finish()?,
-        })
+        Ok(Rows::Written([
+            clips.finish()?,
+            meshes.finish()?,
+            textures.finish()?,
+        ]))
     }
 }
 
@@ -172,12 +171,8 @@ impl Written {
 
 /// Where the rows of clips, meshes and textures are.
 pub(super) enum Rows {
-    /// In scratch files.
-    Written {
-        clips: Written,
-        meshes: Written,
-        textures: Written,
-    },
+    /// In scratch files: clips, meshes, textures ([`Kind`]).
+    Written([Written; 3]),
     /// In the workspace.
     Kept,
 }
@@ -188,7 +183,8 @@ pub(super) struct Listing<'a> {
     pub(super) rows: Rows,
 }
 
-/// One of the sections written out while the files are read.
+/// One of the sections written out while the files are read, in the order of their
+/// scratch files.
 #[derive(Clone, Copy)]
 pub(super) enum Kind {
     Clips,
@@ -208,15 +204,7 @@ impl Listing<'_> {
     /// A section's rows in their scratch file; `None` where the workspace kept them.
     pub(super) fn written(&self, kind: Kind) -> Option<&Written> {
         match &self.rows {
-            Rows::Written {
-                clips,
-                meshes,
-                textures,
-            } => Some(match kind {
-                Kind::Clips => clips,
-                Kind::Meshes => meshes,
-                Kind::Textures => textures,
-            }),
+            Rows::Written(sections) => Some(&sections[kind as usize]),
             Rows::Kept => None,
         }
     }

@@ -46,6 +46,12 @@ fn room<T>(list: &mut Vec<T>, more: usize) {
     }
 }
 
+/// Whether the object at `at` was read from a text file, whose objects a workspace always
+/// keeps ([`Builder::let_go`]).
+fn from_text(files: &[LoadedFile], at: ObjectRef) -> bool {
+    files[at.file].kind == ContainerKind::Yaml
+}
+
 /// What a controller's leaf, and the workspace once it lets go of the clip, keep of it.
 pub(super) fn resolved_clip(entry: &ClipEntry) -> ResolvedClip {
     let (start, length, looping, cycle_offset) = match &entry.data {
@@ -199,9 +205,8 @@ impl Builder {
             return;
         }
         let ws = &mut self.ws;
-        let yaml = |files: &[LoadedFile], file: usize| files[file].kind == ContainerKind::Yaml;
         for mesh in ws.meshes.split_off(before.meshes) {
-            if yaml(&ws.files, mesh.at.file) {
+            if from_text(&ws.files, mesh.at) {
                 ws.meshes.push(mesh);
             } else {
                 room(&mut ws.let_go_meshes, 1);
@@ -211,7 +216,7 @@ impl Builder {
         let added = ws.textures.split_off(before.textures);
         let files = &ws.files;
         ws.textures
-            .extend(added.into_iter().filter(|t| yaml(files, t.at.file)));
+            .extend(added.into_iter().filter(|t| from_text(files, t.at)));
     }
 
     /// Lets go of the clips from `start` on (the last file's), keeping what references to
@@ -223,7 +228,7 @@ impl Builder {
         let ws = &mut self.ws;
         let added = ws.clips.split_off(start);
         for clip in added {
-            if ws.files[clip.at.file].kind == ContainerKind::Yaml {
+            if from_text(&ws.files, clip.at) {
                 ws.clips.push(clip);
             } else {
                 room(&mut ws.let_go, 1);
