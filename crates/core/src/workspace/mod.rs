@@ -626,6 +626,7 @@ fn extract_in_order(
         found
     };
     ordered::par_in_order(
+        rayon::current_num_threads(),
         list.iter().enumerate(),
         |(i, item), emit| emit(i, extract(item)),
         take,

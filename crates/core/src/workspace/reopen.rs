@@ -45,6 +45,22 @@ impl Workspace {
         f: impl Fn(usize, &ClipEntry) -> T + Sync,
         take: impl FnMut(usize, T),
     ) {
+        let cores = rayon::current_num_threads();
+        self.each_clip_in_order_on(cores, wanted, options, f, take);
+    }
+
+    /// [`Self::each_clip_in_order`] on `threads` threads at once rather than one a core: for
+    /// work that waits for the disk as well as computing, such as writing each clip's file,
+    /// where a thread more than the cores keeps them busy while another waits. Each thread
+    /// holds its own file's clips, so memory follows the largest file times `threads`.
+    pub fn each_clip_in_order_on<T: Send>(
+        &self,
+        threads: usize,
+        wanted: &[ObjectRef],
+        options: &OpenOptions,
+        f: impl Fn(usize, &ClipEntry) -> T + Sync,
+        take: impl FnMut(usize, T),
+    ) {
         // One group per file on disk, taken in the order of its first clip.
         let mut by_source: HashMap<&Path, usize> = HashMap::new();
         let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -61,7 +77,7 @@ impl Workspace {
                 emit(i, t);
             }
         };
-        super::ordered::par_in_order(groups.iter(), run, take);
+        super::ordered::par_in_order(threads, groups.iter(), run, take);
     }
 
     /// [`Self::map_clips`] over the clips `group` (indices into `wanted`) of one file.

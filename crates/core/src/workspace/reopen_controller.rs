@@ -56,7 +56,7 @@ impl Workspace {
                 emit(i, f(i, model));
             }
         };
-        super::ordered::par_in_order(groups.iter(), run, take);
+        super::ordered::par_in_order(rayon::current_num_threads(), groups.iter(), run, take);
     }
 
     /// The models of the controllers `indices`, all of one serialized file, which is read
