@@ -139,10 +139,7 @@ impl Builder {
     pub fn finish(mut self) -> Workspace {
         // Those the workspace keeps and those it let go of (`let_go_of_clips`).
         let kept = self.ws.clips.iter().map(|c| c.at);
-        let clips: Arc<HashSet<ObjectRef>> = Arc::new(
-            kept.chain(self.ws.let_go.iter().map(super::let_go_at))
-                .collect(),
-        );
+        let clips: Arc<HashSet<ObjectRef>> = Arc::new(kept.chain(self.ws.let_go.refs()).collect());
         let controllers = self.ws.controllers.iter().map(|c| c.at).collect();
         self.known = (Arc::clone(&clips), controllers);
         let controllers = std::mem::take(&mut self.controllers);
@@ -228,11 +225,9 @@ impl Builder {
         let ws = &mut self.ws;
         let added = ws.clips.split_off(start);
         for clip in added {
-            if from_text(&ws.files, clip.at) {
+            // Kept whole where the compact entry cannot hold it.
+            if from_text(&ws.files, clip.at) || !ws.let_go.push(&clip) {
                 ws.clips.push(clip);
-            } else {
-                room(&mut ws.let_go, 1);
-                ws.let_go.push(resolved_clip(&clip));
             }
         }
     }

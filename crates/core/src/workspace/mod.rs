@@ -16,6 +16,7 @@ mod controllers;
 mod extract;
 mod found;
 mod hierarchy;
+mod let_go;
 mod linked;
 mod merge;
 mod objects;
@@ -36,7 +37,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::animator::model::ResolvedClip;
 use crate::avatar::AvatarData;
 use crate::clip::ClipData;
 use crate::container::ContainerKind;
@@ -48,6 +48,7 @@ use crate::unity::PPtr;
 use crate::unity::rig::AnimatorController;
 pub use controllers::model_clips;
 use extract::{Extracted, GuidIndexes};
+pub use let_go::LetGoClips;
 pub use scene::{
     BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
     ScriptEntry, SpriteEntry, TextureEntry,
@@ -341,7 +342,7 @@ pub struct Workspace {
     /// order: what references to them need (their names, times and looping, which a
     /// controller's states take), not their facts. [`Workspace::clip`] does not find them;
     /// [`Workspace::clip_name`] and [`Workspace::has_clip`] do.
-    pub let_go: Vec<ResolvedClip>,
+    pub let_go: LetGoClips,
     /// The meshes let go of while the files were read ([`Listed::LetGo`] with
     /// [`Detail::facts_only`]), in the files' order: each one's reference and name, which a
     /// renderer names it by. [`Workspace::mesh`] does not find them;
@@ -488,28 +489,23 @@ impl Workspace {
 
     /// Whether a clip is loaded at a reference: kept, or let go of ([`Listed::LetGo`]).
     pub fn has_clip(&self, at: ObjectRef) -> bool {
-        self.clip(at).is_some() || self.let_go_clip(at).is_some()
+        self.clip(at).is_some() || self.let_go.name(at).is_some()
     }
 
     /// The name of the clip at a reference, kept or let go of.
     pub fn clip_name(&self, at: ObjectRef) -> Option<&str> {
         match self.clip(at) {
             Some(c) => Some(&c.name),
-            None => self.let_go_clip(at).map(|c| c.name.as_str()),
+            None => self.let_go.name(at),
         }
     }
 
     /// Every loaded clip's reference, kept or let go of, in order.
     pub fn clip_refs(&self) -> Vec<ObjectRef> {
         let kept = self.clips.iter().map(|c| c.at);
-        let mut all: Vec<ObjectRef> = kept.chain(self.let_go.iter().map(let_go_at)).collect();
+        let mut all: Vec<ObjectRef> = kept.chain(self.let_go.refs()).collect();
         all.sort_unstable();
         all
-    }
-
-    /// What the workspace keeps of a clip it let go of.
-    fn let_go_clip(&self, at: ObjectRef) -> Option<&ResolvedClip> {
-        find_at(&self.let_go, at, let_go_at)
     }
 
     /// The avatar at a reference.
@@ -572,14 +568,6 @@ impl Workspace {
             .iter()
             .enumerate()
             .filter(|(_, r)| r.humanoid.is_some())
-    }
-}
-
-/// The reference of a clip let go of.
-fn let_go_at(c: &ResolvedClip) -> ObjectRef {
-    ObjectRef {
-        file: c.file,
-        path_id: c.path_id,
     }
 }
 

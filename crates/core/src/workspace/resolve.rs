@@ -196,7 +196,7 @@ impl Workspace {
     pub(super) fn resolved_clip(&self, at: ObjectRef) -> Option<ResolvedClip> {
         match self.clip(at) {
             Some(entry) => Some(super::merge::resolved_clip(entry)),
-            None => self.let_go_clip(at).cloned(),
+            None => self.let_go.resolved(at),
         }
     }
 
