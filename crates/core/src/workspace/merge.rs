@@ -203,11 +203,9 @@ impl Builder {
         }
         let ws = &mut self.ws;
         for mesh in ws.meshes.split_off(before.meshes) {
-            if from_text(&ws.files, mesh.at) {
+            // Kept whole where the compact entry cannot hold it.
+            if from_text(&ws.files, mesh.at) || !ws.let_go_meshes.push(mesh.at, &mesh.name, ()) {
                 ws.meshes.push(mesh);
-            } else {
-                room(&mut ws.let_go_meshes, 1);
-                ws.let_go_meshes.push((mesh.at, mesh.name.into_boxed_str()));
             }
         }
         let added = ws.textures.split_off(before.textures);
@@ -226,7 +224,8 @@ impl Builder {
         let added = ws.clips.split_off(start);
         for clip in added {
             // Kept whole where the compact entry cannot hold it.
-            if from_text(&ws.files, clip.at) || !ws.let_go.push(&clip) {
+            let times = super::let_go::ClipTimes::of(&clip);
+            if from_text(&ws.files, clip.at) || !ws.let_go.push(clip.at, &clip.name, times) {
                 ws.clips.push(clip);
             }
         }

@@ -48,7 +48,7 @@ use crate::unity::PPtr;
 use crate::unity::rig::AnimatorController;
 pub use controllers::model_clips;
 use extract::{Extracted, GuidIndexes};
-pub use let_go::LetGoClips;
+pub use let_go::{ClipTimes, LetGo, LetGoClips, LetGoMeshes};
 pub use scene::{
     BehaviourEntry, MaterialEntry, MeshEntry, MeshFacts, MeshSource, RendererEntry, RendererKind,
     ScriptEntry, SpriteEntry, TextureEntry,
@@ -347,7 +347,7 @@ pub struct Workspace {
     /// [`Detail::facts_only`]), in the files' order: each one's reference and name, which a
     /// renderer names it by. [`Workspace::mesh`] does not find them;
     /// [`Workspace::mesh_name`] and [`Workspace::has_mesh`] do.
-    pub let_go_meshes: Vec<(ObjectRef, Box<str>)>,
+    pub let_go_meshes: LetGoMeshes,
     pub rigs: Vec<RigEntry>,
     pub controllers: Vec<ControllerEntry>,
     pub avatars: Vec<AvatarEntry>,
@@ -527,7 +527,7 @@ impl Workspace {
     pub fn mesh_name(&self, at: ObjectRef) -> Option<&str> {
         match self.mesh(at) {
             Some(m) => Some(&m.name),
-            None => find_at(&self.let_go_meshes, at, |m| m.0).map(|m| &*m.1),
+            None => self.let_go_meshes.name(at),
         }
     }
 

@@ -287,9 +287,7 @@ fn let_go_resolves_as_kept(paths: &[std::path::PathBuf], detail: Detail, with_sh
     let meshes: Vec<_> = kept.meshes.iter().map(|m| (m.at, &*m.name)).collect();
     fn named(ws: &Workspace) -> Vec<(ObjectRef, &str)> {
         let kept = ws.meshes.iter().map(|m| (m.at, &*m.name));
-        let mut all: Vec<_> = kept
-            .chain(ws.let_go_meshes.iter().map(|m| (m.0, &*m.1)))
-            .collect();
+        let mut all: Vec<_> = kept.chain(ws.let_go_meshes.iter()).collect();
         all.sort();
         all
     }
