@@ -185,8 +185,15 @@ fn compare(
                             // Nothing to allow for: the slopes are not needed.
                             continue;
                         }
-                        let allowed = 4.0 * f32::EPSILON * t.abs().max(1.0) * steepest(&built, t);
-                        (e, (e - allowed / b.abs().max(1.0)).max(0.0))
+                        if e <= worst.beyond_time_rounding {
+                            // What is left after the allowance is at most `e`, so it cannot
+                            // raise the worst: the slopes are not needed either.
+                            (e, 0.0)
+                        } else {
+                            let allowed =
+                                4.0 * f32::EPSILON * t.abs().max(1.0) * steepest(&built, t);
+                            (e, (e - allowed / b.abs().max(1.0)).max(0.0))
+                        }
                     }
                 };
                 worst.max_error = worst.max_error.max(error);
