@@ -320,9 +320,9 @@ fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
 }
 
 /// Writes every clip of `places` on every core and a thread more, one file on disk at a
-/// time per thread: its clips decoded again, written and dropped. The clips' reports (none unless
-/// `keep_reports`: a whole game's reports need not wait in memory for a report file no one
-/// asked for) and the problems, in `places`' order.
+/// time per thread: its clips decoded again, written and dropped. The clips' reports (none
+/// unless `keep_reports`: a whole game's reports need not wait in memory for a report file
+/// no one asked for) and the problems, in `places`' order.
 fn write_clips(
     ws: &Workspace,
     names: &NameBook,

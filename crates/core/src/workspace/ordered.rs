@@ -16,7 +16,7 @@ const AHEAD_PER_CORE: usize = 16;
 /// given. `take` receives them on the calling thread in their numbers'
 /// order (0, 1, 2, …) as soon as each and those before it are done, so what is held at once
 /// is the work in flight and the results finished ahead of an earlier one: no item is
-/// started more than [`AHEAD_PER_CORE`] items a core past the earliest unfinished one.
+/// started more than [`AHEAD_PER_CORE`] items a thread past the earliest unfinished one.
 /// Called from one of rayon's threads (which must not wait on the pool), every result is
 /// gathered first, then taken in order.
 pub(super) fn par_in_order<I: Send, T: Send>(
