@@ -319,8 +319,8 @@ fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
     safe_file_name(ws.clip_name(at).unwrap_or("clip"))
 }
 
-/// Writes every clip of `places` on every core and two threads more, one file on disk at
-/// a time per thread: its clips decoded again, written and dropped. The clips' reports (none
+/// Writes every clip of `places` on every core and a thread more, one file on disk at a
+/// time per thread: its clips decoded again, written and dropped. The clips' reports (none
 /// unless `keep_reports`: a whole game's reports need not wait in memory for a report file
 /// no one asked for) and the problems, in `places`' order.
 fn write_clips(
@@ -356,11 +356,12 @@ fn write_clips(
         bar.inc(1);
         result
     };
-    // A thread writing a large file waits for the disk a third of its time or more (its
-    // whole blocks go past the page cache, and the disk takes more at once): two threads
-    // more than the cores keep them busy (on 2 cores, 300 copies of the shared files: 9.5 s
-    // with 2 threads, 9.0 s with 3, 8.5 s with 4).
-    let threads = rayon::current_num_threads() + 2;
+    // A thread writing a large file waits for the disk about a third of its time (its
+    // whole blocks go past the page cache): one thread more than the cores keeps them busy
+    // (on 2 cores, 300 copies of the shared files: 9.5 s with 2 threads, 9.0 s with 3). Each
+    // thread holds its file's clips: a fourth was about as much faster again, but held
+    // another 7.5 MB (8 copies: 28, 36 and 43 MB with 2, 3 and 4 threads).
+    let threads = rayon::current_num_threads() + 1;
     ws.each_clip_in_order_on(threads, &ats, open, write, |_, result| match result {
         Ok(report) => reports.extend(report),
         Err(e) => problems.push(e),
