@@ -8,7 +8,7 @@
 //! 56 bytes, a mesh as a reference and a `Box<str>` 32, and each name a heap allocation of
 //! 32 bytes or more.
 
-use super::{ClipEntry, ObjectRef, index_at};
+use super::{ClipEntry, ObjectRef, index_at, room};
 use crate::animator::model::ResolvedClip;
 
 /// Entries let go of, each with a name, in the order they were let go of (the files').
@@ -55,6 +55,21 @@ impl ClipTimes {
     }
 }
 
+impl ClipTimes {
+    /// What a controller's leaf needs of the clip `name` at `at` with these times.
+    pub fn resolved(self, name: &str, at: ObjectRef) -> ResolvedClip {
+        ResolvedClip {
+            name: name.to_string(),
+            file: at.file,
+            path_id: at.path_id,
+            start: self.start,
+            length: self.length,
+            looping: self.looping,
+            cycle_offset: self.cycle_offset,
+        }
+    }
+}
+
 /// One entry: where it is, where its name ends, and what else it keeps.
 #[derive(Debug)]
 struct Named<T> {
@@ -80,7 +95,7 @@ impl<T> LetGo<T> {
         let Ok(file) = u32::try_from(at.file) else {
             return false;
         };
-        grow(&mut self.entries, 1);
+        room(&mut self.entries, 1);
         if self.names.capacity() - self.names.len() < name.len() {
             // As the entries grow: by an eighth, not doubling.
             let more = name.len().max(self.names.len() / 8).max(256);
@@ -144,15 +159,7 @@ impl LetGoClips {
     /// What a controller's leaf needs of the clip let go of at `at`.
     pub fn resolved(&self, at: ObjectRef) -> Option<ResolvedClip> {
         let (name, times) = self.get(at)?;
-        Some(ResolvedClip {
-            name: name.to_string(),
-            file: at.file,
-            path_id: at.path_id,
-            start: times.start,
-            length: times.length,
-            looping: times.looping,
-            cycle_offset: times.cycle_offset,
-        })
+        Some(times.resolved(name, at))
     }
 }
 
@@ -161,13 +168,6 @@ fn entry_at<T>(e: &Named<T>) -> ObjectRef {
     ObjectRef {
         file: e.file as usize,
         path_id: e.path_id,
-    }
-}
-
-/// Room for `more` entries, grown by an eighth rather than doubled.
-fn grow<T>(list: &mut Vec<T>, more: usize) {
-    if list.capacity() - list.len() < more {
-        list.reserve_exact(more.max(list.len() / 8).max(16));
     }
 }
 

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::extract::{Extracted, SerializedIndex};
 use super::objects::{ClipFound, Found, RigDraft};
+use super::room;
 use super::scene::{BehaviourEntry, MaterialEntry, SceneIndex, ScriptEntry, SpriteEntry};
 use super::{
     Added, AvatarEntry, ClipEntry, ControllerEntry, Detail, LoadedFile, ObjectRef, PathNames,
@@ -36,16 +37,6 @@ enum RigLinks {
     },
 }
 
-/// Makes room for `more` entries in `list`, growing it by an eighth rather than doubling it
-/// as `push` does: a whole game's lists of entries are the largest part of its index, and
-/// doubling leaves up to half of each unused (a list of 19,000 clips held room for 32,768).
-/// Large lists are reallocated in place (`mremap`), so the extra reallocations cost little.
-fn room<T>(list: &mut Vec<T>, more: usize) {
-    if list.capacity() - list.len() < more {
-        list.reserve_exact(more.max(list.len() / 8).max(16));
-    }
-}
-
 /// Whether the object at `at` was read from a text file, whose objects a workspace always
 /// keeps ([`Builder::let_go`]).
 fn from_text(files: &[LoadedFile], at: ObjectRef) -> bool {
@@ -54,19 +45,7 @@ fn from_text(files: &[LoadedFile], at: ObjectRef) -> bool {
 
 /// What a controller's leaf, and the workspace once it lets go of the clip, keep of it.
 pub(super) fn resolved_clip(entry: &ClipEntry) -> ResolvedClip {
-    let (start, length, looping, cycle_offset) = match &entry.data {
-        Ok(d) => (d.start, d.stop - d.start, d.loop_time, d.cycle_offset),
-        Err(_) => (0.0, 0.0, false, 0.0),
-    };
-    ResolvedClip {
-        name: entry.name.clone(),
-        file: entry.at.file,
-        path_id: entry.at.path_id,
-        start,
-        length,
-        looping,
-        cycle_offset,
-    }
+    super::let_go::ClipTimes::of(entry).resolved(&entry.name, entry.at)
 }
 
 /// How many clips, meshes and textures a workspace being put together holds: where a

@@ -589,6 +589,16 @@ pub(super) fn index_at<T>(
         .or_else(|| items.iter().position(|x| key(x) == at))
 }
 
+/// Makes room for `more` entries in `list`, growing it by an eighth rather than doubling it
+/// as `push` does: a whole game's lists of entries are the largest part of its index, and
+/// doubling leaves up to half of each unused (a list of 19,000 clips held room for 32,768).
+/// Large lists are reallocated in place (`mremap`), so the extra reallocations cost little.
+pub(super) fn room<T>(list: &mut Vec<T>, more: usize) {
+    if list.capacity() - list.len() < more {
+        list.reserve_exact(more.max(list.len() / 8).max(16));
+    }
+}
+
 /// The entry at `at` in `items` ([`index_at`]).
 fn find_at<T>(items: &[T], at: ObjectRef, key: impl Fn(&T) -> ObjectRef) -> Option<&T> {
     index_at(items, at, key).and_then(|i| items.get(i))
