@@ -63,9 +63,11 @@ enum Command {
     /// Transform curves go to Unity's position, rotation, Euler and scale lists; humanoid
     /// curves keep Unity's muscle names; paths are named through the rigs and Avatars of the
     /// opened files (open the character beside the clips), unknown ones written as
-    /// `unresolved/0x…` and reported. Files go to DIR/<source file name>/<clip>.anim with a
-    /// .meta whose guid is derived from (source file, path id). Each file is read back and
-    /// compared with the built clip: the console line and --report give the measured error.
+    /// `unresolved/0x…` and reported. Files go to DIR/<source file name>/<clip>.anim (a
+    /// file found below a folder given keeps its folders below it: DIR/<folders>/<source
+    /// file name>/) with a .meta whose guid is derived from (source file, path id). Each
+    /// file's keys are measured against the built clip (--read-back reads its text back):
+    /// the console line and --report give the measured error.
     /// Controllers go to DIR/<source file name>/<controller>.controller, bringing the clips
     /// they play (written beside them) and their layers' masks (.mask files); names their
     /// string table lacks stay in hex and are reported. Override controllers go to

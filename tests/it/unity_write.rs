@@ -112,3 +112,57 @@ fn the_command_writes_files_metas_and_a_report() {
         "{stderr}"
     );
 }
+
+/// `clipscope unity` on a folder keeps each file's folders below it: one bundle found three
+/// times, at the top and in two folders, is written three times into folders of its name,
+/// each with the clips' own names (no `Floss 1`: they no longer share one folder).
+#[test]
+fn a_folders_files_keep_their_folders_in_the_output() {
+    let name = "moisture_animationreplacements";
+    let Some(bundle) = data(&format!("binary/wetboys_plateupemotesapi/{name}")) else {
+        return;
+    };
+    let out = TempDir::new("mirror");
+    let game = out.0.join("game");
+    let places = [game.clone(), game.join("a"), game.join("b").join("c")];
+    for place in &places {
+        std::fs::create_dir_all(place).unwrap();
+        std::fs::copy(&bundle, place.join(name)).unwrap();
+    }
+    let dir = out.0.join("Assets");
+    let (code, stdout, stderr) = clipscope(&[
+        "unity",
+        game.to_str().unwrap(),
+        "-o",
+        dir.to_str().unwrap(),
+        "--no-measure",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("wrote ")).count(),
+        9,
+        "{stdout}"
+    );
+    for below in [Path::new(""), Path::new("a"), Path::new("b/c")] {
+        let folder = dir.join(below).join(name);
+        let mut files: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap_or_else(|e| panic!("{}: {e}; {stdout}", folder.display()))
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(
+            files,
+            [
+                "Dab.anim",
+                "Dab.anim.meta",
+                "Floss.anim",
+                "Floss.anim.meta",
+                "nobones.anim",
+                "nobones.anim.meta"
+            ],
+            "{}",
+            folder.display()
+        );
+    }
+}

@@ -3,7 +3,7 @@
 //! saved with their lines.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clipscope_core::animator::model::Controller;
 use clipscope_core::workspace::{ObjectRef, Workspace};
@@ -12,6 +12,7 @@ use clipscope_core::yaml_write::{
     OverrideText, write_controller, write_controller_model, write_override,
 };
 
+use super::layout::Layout;
 use super::names::UniqueNames;
 use super::{source_folder, write_asset};
 
@@ -65,12 +66,12 @@ pub(super) fn make_controller(
 /// `written` set, the folder, and the clips of its pairs.
 pub(super) fn save_override(
     ws: &Workspace,
-    output: &Path,
+    layout: &Layout,
     at: ObjectRef,
     o: OverrideText,
     folders: &mut UniqueNames,
 ) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
-    let dir = source_folder(ws, output, at);
+    let dir = source_folder(ws, layout, at);
     let path = write_asset(
         &dir,
         &o.name,
@@ -96,12 +97,12 @@ pub(super) fn save_override(
 /// report with `written` set, the folder, and the clips it plays.
 pub(super) fn save_controller(
     ws: &Workspace,
-    output: &Path,
+    layout: &Layout,
     at: ObjectRef,
     controller: ControllerText,
     folders: &mut UniqueNames,
 ) -> Result<(serde_json::Value, PathBuf, Vec<ObjectRef>), String> {
-    let dir = source_folder(ws, output, at);
+    let dir = source_folder(ws, layout, at);
     let mut report = controller.report;
     for (mask, mask_report) in controller.masks.iter().zip(&mut report.masks) {
         let path = write_asset(

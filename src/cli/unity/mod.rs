@@ -21,9 +21,11 @@ use serde_json::json;
 
 use super::parse_unity_version;
 use controllers::{Made, make_controller, save_controller, save_override, with_bases};
+use layout::Layout;
 use names::{UniqueNames, numbered};
 
 mod controllers;
+mod layout;
 mod names;
 
 // Arguments of `clipscope unity`; its help is the command's doc comment in `cli/mod.rs`.
@@ -117,6 +119,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
         eprintln!("error: {p}");
     }
     let (clips, controllers) = select(&ws, args, &mut problems);
+    let layout = Layout::new(&args.output, &args.paths);
     let mut folders = UniqueNames::default();
     let mut controller_reports = Vec::new();
     // A clip a written controller plays goes beside it (the first such controller), so the
@@ -134,8 +137,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     ws.each_controller_in_order(&order, &options, made, |i, made| {
         let at = ws.controllers[order[i]].at;
         let result = made.and_then(|text| match text {
-            Made::Override(o) => save_override(&ws, &args.output, at, o, &mut folders),
-            Made::Controller(c) => save_controller(&ws, &args.output, at, c, &mut folders),
+            Made::Override(o) => save_override(&ws, &layout, at, o, &mut folders),
+            Made::Controller(c) => save_controller(&ws, &layout, at, c, &mut folders),
         });
         match result {
             Ok((report, dir, played)) => {
@@ -172,16 +175,25 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     let places: Vec<Place> = selected
         .into_iter()
         .map(|at| {
-            let dir = match clip_folder.get(&at) {
-                Some(dir) => Arc::clone(dir),
-                None => dirs.get(&source_folder(&ws, &args.output, at)),
+            let beside = clip_folder.get(&at).map(Arc::clone);
+            let stem = clip_stem(&ws, at);
+            let number = match &beside {
+                Some(dir) => folders.claim_number(dir, &stem, "anim"),
+                None => folders.claim_number(&source_folder(&ws, &layout, at), &stem, "anim"),
             };
-            let number = folders.claim_number(&dir, &clip_stem(&ws, at), "anim");
-            (at, dir, number)
+            (at, beside, number)
         })
         .collect();
     let keep = args.report.is_some();
-    let (reports, failed) = write_clips(&ws, &names, &places, &options, &write_options, keep);
+    let (reports, failed) = write_clips(
+        &ws,
+        &layout,
+        &names,
+        &places,
+        &options,
+        &write_options,
+        keep,
+    );
     problems.extend(failed);
     if let Some(path) = &args.report {
         let doc =
@@ -271,15 +283,12 @@ impl SharedDirs {
     }
 }
 
-/// `DIR/<source file name>` of the object at `at`.
-fn source_folder(ws: &Workspace, output: &Path, at: ObjectRef) -> PathBuf {
-    let folder_name = ws
-        .files
-        .get(at.file)
-        .and_then(|f| f.source.file_name())
-        .map(|n| safe_file_name(&n.to_string_lossy()))
-        .unwrap_or_else(|| "source".into());
-    output.join(folder_name)
+/// The folder the object at `at` is written into: its source file's (see [`Layout`]).
+fn source_folder(ws: &Workspace, layout: &Layout, at: ObjectRef) -> PathBuf {
+    match ws.files.get(at.file) {
+        Some(file) => layout.folder(&file.source),
+        None => layout.folder(Path::new("source")),
+    }
 }
 
 /// Writes `text` to `dir/<stem>.<ext>` (the stem made unique there) with its `.meta`; the
@@ -310,9 +319,11 @@ fn write_file(
     write_with_meta(dir, stem, ext, text, guid, main_file_id).map_err(|e| e.to_string())
 }
 
-/// Where a clip is written: the folder, and the number its file name was given (0 for
-/// none, see [`UniqueNames::claim_number`]).
-type Place = (ObjectRef, Arc<Path>, usize);
+/// Where a clip is written: the folder of the controller it goes beside, if any (else its
+/// source file's, worked out as it is written: a whole game has tens of thousands of
+/// folders), and the number its file name was given (0 for none, see
+/// [`UniqueNames::claim_number`]).
+type Place = (ObjectRef, Option<Arc<Path>>, usize);
 
 /// A clip's file name before any number: its name made safe.
 fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
@@ -325,6 +336,7 @@ fn clip_stem(ws: &Workspace, at: ObjectRef) -> String {
 /// no one asked for) and the problems, in `places`' order.
 fn write_clips(
     ws: &Workspace,
+    layout: &Layout,
     names: &NameBook,
     places: &[Place],
     open: &clipscope_core::OpenOptions,
@@ -336,8 +348,12 @@ fn write_clips(
     let ats: Vec<ObjectRef> = places.iter().map(|(at, _, _)| *at).collect();
     let (mut reports, mut problems) = (Vec::new(), Vec::new());
     let write = |i: usize, clip: &clipscope_core::workspace::ClipEntry| {
-        let (at, dir, number) = &places[i];
+        let (at, beside, number) = &places[i];
         let stem = numbered(&clip_stem(ws, *at), *number);
+        let dir = match beside {
+            Some(dir) => dir.to_path_buf(),
+            None => source_folder(ws, layout, *at),
+        };
         let result = clip
             .data
             .as_ref()
@@ -345,7 +361,7 @@ fn write_clips(
             .and_then(|c| write_anim_of(ws, names, *at, c, options).map_err(|e| e.to_string()))
             .and_then(|anim| {
                 let size = anim.text.len() as u64;
-                let report = save(dir, &stem, anim, &bar);
+                let report = save(&dir, &stem, anim, &bar);
                 let total = bytes.fetch_add(size, Ordering::Relaxed) + size;
                 bar.set_message(format!("{:.1} MB written", total as f64 / 1e6));
                 report.map(|r| keep_reports.then_some(r))

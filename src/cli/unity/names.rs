@@ -1,25 +1,29 @@
 //! The names of the files `unity` writes, made unique in each folder.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
-use std::path::{Path, PathBuf};
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hash, Hasher};
+use std::path::Path;
 
 /// Names taken in each folder, case-insensitively (as on Windows and macOS). A name is
-/// held as a 64-bit hash of `name.ext` in lower case, not as text: a whole game writes tens
-/// of thousands of files. Two names with one hash would only cost the second a number.
+/// held as a 64-bit hash of its folder and `name.ext` in lower case, not as text: a whole
+/// game writes tens of thousands of files into thousands of folders. Two names with one
+/// hash would only cost the second a number.
 #[derive(Default)]
 pub(super) struct UniqueNames {
-    taken: HashMap<PathBuf, HashSet<u64>>,
+    taken: HashSet<u64>,
     /// The last number given to each name in each folder, where one was: the next claim of
     /// the same name starts after it (a game's thousand `Idle`s are not counted up from 1
     /// each time).
-    last: HashMap<(PathBuf, u64), usize>,
+    last: HashMap<u64, usize>,
 }
 
-/// The hash a name is held by: the same in every run (`DefaultHasher::default` has fixed
-/// keys), so the names given do not change from run to run.
-fn name_hash(name: &str, ext: &str) -> u64 {
-    BuildHasherDefault::<DefaultHasher>::default().hash_one(format!("{name}.{ext}").to_lowercase())
+/// The hash `dir/name.ext` is held by: the same in every run (`DefaultHasher::default` has
+/// fixed keys), so the names given do not change from run to run.
+fn name_hash(dir: &Path, name: &str, ext: &str) -> u64 {
+    let mut hasher = BuildHasherDefault::<DefaultHasher>::default().build_hasher();
+    dir.to_string_lossy().to_lowercase().hash(&mut hasher);
+    format!("{name}.{ext}").to_lowercase().hash(&mut hasher);
+    hasher.finish()
 }
 
 impl UniqueNames {
@@ -31,18 +35,14 @@ impl UniqueNames {
     /// [`UniqueNames::claim`] as the number given to `name` (0 for none): what a file's
     /// name is kept as until it is written.
     pub(super) fn claim_number(&mut self, dir: &Path, name: &str, ext: &str) -> usize {
-        let taken = match self.taken.get_mut(dir) {
-            Some(taken) => taken,
-            None => self.taken.entry(dir.to_path_buf()).or_default(),
-        };
-        let plain = name_hash(name, ext);
-        if taken.insert(plain) {
+        let plain = name_hash(dir, name, ext);
+        if self.taken.insert(plain) {
             return 0;
         }
-        let n = self.last.entry((dir.to_path_buf(), plain)).or_insert(0);
+        let n = self.last.entry(plain).or_insert(0);
         loop {
             *n += 1;
-            if taken.insert(name_hash(&numbered(name, *n), ext)) {
+            if self.taken.insert(name_hash(dir, &numbered(name, *n), ext)) {
                 return *n;
             }
         }
@@ -72,6 +72,8 @@ mod tests {
         assert_eq!(names.claim(dir, "Idle", "anim"), "Idle 2");
         assert_eq!(names.claim(dir, "Idle", "controller"), "Idle");
         assert_eq!(names.claim(Path::new("out/b"), "Idle", "anim"), "Idle");
+        // A folder is one folder whatever its case, as on Windows and macOS.
+        assert_eq!(names.claim(Path::new("OUT/A"), "Idle", "anim"), "Idle 3");
         // A number taken by a name of its own is passed over.
         assert_eq!(names.claim(dir, "Walk 1", "anim"), "Walk 1");
         assert_eq!(names.claim_number(dir, "Walk", "anim"), 0);
