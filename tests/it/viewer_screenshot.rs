@@ -347,10 +347,9 @@ fn a_rig_with_a_socket_ten_kilometres_away_is_framed_by_its_body() {
     let args = ["--clip", "Floss", "--at", "1.0"].map(std::ffi::OsStr::new);
     let mut all = vec![socket.as_os_str(), emotes.as_os_str()];
     all.extend(args);
-    let Some(shot) = shoot("socket", &all) else {
-        return;
-    };
+    let shot = shoot("socket", &all);
     std::fs::remove_dir_all(&dir).ok();
+    let Some(shot) = shot else { return };
     // The socket is drawn far outside the view; the body fills it.
     let (xs, ys) = VIEW;
     if let Some(socket) = shot.joints.iter().find(|j| j["name"] == "Socket") {
@@ -680,16 +679,14 @@ fn view_rig_plays_the_clips_on_the_rig_named() {
         "--clip".as_ref(),
         clip.as_ref(),
     ];
-    let Some(auto) = shoot("rigauto", &base) else {
+    let mut named = base.to_vec();
+    named.extend(["--rig", "Cubes"].map(std::ffi::OsStr::new));
+    let shots = (shoot("rigauto", &base), shoot("rignamed", &named));
+    std::fs::remove_dir_all(demo.parent().unwrap()).ok();
+    let (Some(auto), Some(shot)) = shots else {
         return;
     };
     assert_eq!(auto.sidecar["rig"], ws.rigs[0].name.as_str());
-    let mut named = base.to_vec();
-    named.extend(["--rig", "Cubes"].map(std::ffi::OsStr::new));
-    let Some(shot) = shoot("rignamed", &named) else {
-        return;
-    };
-    std::fs::remove_dir_all(demo.parent().unwrap()).ok();
     assert_eq!(shot.sidecar["rig"], "Cubes");
     assert!(joint_names(&shot).contains(&"Drawn".to_string()));
     assert_ne!(joint_names(&shot), joint_names(&auto));
@@ -842,13 +839,14 @@ fn the_viewer_plays_a_mirrored_clip_as_the_mirror_image_of_its_twin() {
         ];
         shoot(name, &args)
     };
-    let (Some(twin), Some(mirrored)) = (
+    let shots = (
         shot_of("Wave", "wave"),
         shot_of("Wave Mirrored", "mirrored"),
-    ) else {
+    );
+    std::fs::remove_dir_all(wave.parent().unwrap()).ok();
+    let (Some(twin), Some(mirrored)) = shots else {
         return;
     };
-    std::fs::remove_dir_all(wave.parent().unwrap()).ok();
     let ws = common::open(std::slice::from_ref(&morbman));
     let rig = ws.rigs.iter().find(|r| r.name == "morbman").unwrap();
     let humanoid = rig.humanoid.as_ref().unwrap();
