@@ -3,7 +3,7 @@
 //! `.overrideController` files (each with a `.meta`), exactly, with a report of how exact
 //! each file is.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -124,10 +124,8 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
     let mut controller_reports = Vec::new();
     // A clip a written controller plays goes beside it (the first such controller), so the
     // controller's references resolve in the folder it lies in; each clip is written once.
+    // The folder is held once per controller, shared by its clips.
     let mut clip_folder: HashMap<ObjectRef, Arc<Path>> = HashMap::new();
-    // Each folder once, shared by the clips written into it (a whole game has tens of
-    // thousands of clips, in a few hundred folders).
-    let mut dirs = SharedDirs::default();
     let mut selected: BTreeSet<ObjectRef> = clips.into_iter().collect();
     let order = with_bases(&ws, controllers);
     // Each controller's text is made on every core, its state machines decoded again from
@@ -146,7 +144,7 @@ fn run_inner(args: &UnityArgs) -> Result<bool> {
                 if args.report.is_some() {
                     controller_reports.push(report);
                 }
-                let dir = dirs.get(&dir);
+                let dir: Arc<Path> = Arc::from(dir);
                 for clip in played {
                     clip_folder.entry(clip).or_insert_with(|| Arc::clone(&dir));
                     selected.insert(clip);
@@ -265,22 +263,6 @@ fn keep_what_clips_need(ws: &mut Workspace) {
     ws.sprites = Vec::new();
     ws.behaviours = Vec::new();
     ws.scene_names = Default::default();
-}
-
-/// The folders clips are written into, each held once.
-#[derive(Default)]
-struct SharedDirs(HashSet<Arc<Path>>);
-
-impl SharedDirs {
-    /// The shared copy of `dir`.
-    fn get(&mut self, dir: &Path) -> Arc<Path> {
-        if let Some(shared) = self.0.get(dir) {
-            return Arc::clone(shared);
-        }
-        let shared: Arc<Path> = Arc::from(dir);
-        self.0.insert(Arc::clone(&shared));
-        shared
-    }
 }
 
 /// The folder the object at `at` is written into: its source file's (see [`Layout`]).
