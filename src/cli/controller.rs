@@ -92,7 +92,7 @@ fn controller_json(ws: &Workspace, c: &ControllerEntry, m: &Controller) -> serde
     let version = ws.files[c.at.file]
         .summary
         .as_ref()
-        .map(|s| s.unity_version.to_string());
+        .map(|s| s.unity_version().to_string());
     v["unity_version"] = serde_json::json!(version);
     v
 }

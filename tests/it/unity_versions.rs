@@ -104,10 +104,10 @@ fn value(clip: &ClipData, path: u32, attribute: u32, component: u8, t: f32) -> f
 fn a_china_release_is_read_with_its_own_2020_3_layouts() {
     let ws = open("china.assets", fixture(CHINA), &OpenOptions::default());
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(&*summary.unity_version, CHINA);
-    assert_eq!(summary.effective_version.to_string(), CHINA);
+    assert_eq!(&*summary.unity_version(), CHINA);
+    assert_eq!(summary.effective_version().to_string(), CHINA);
     assert_eq!(
-        summary.effective_version.layouts().version_tuple(),
+        summary.effective_version().layouts().version_tuple(),
         (2020, 3, 26)
     );
     assert!(!summary.version_assumed);
@@ -153,8 +153,8 @@ fn a_file_with_no_version_takes_the_container_header_s_and_says_so() {
     );
     let ws = open("china.bundle", archive.clone(), &OpenOptions::default());
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(&*summary.unity_version, "not a version");
-    assert_eq!(summary.effective_version.to_string(), CHINA);
+    assert_eq!(&*summary.unity_version(), "not a version");
+    assert_eq!(summary.effective_version().to_string(), CHINA);
     assert!(summary.version_assumed);
     let warning = ws
         .warnings
@@ -176,7 +176,7 @@ fn a_file_with_no_version_takes_the_container_header_s_and_says_so() {
     };
     let ws = open("china.bundle", archive, &options);
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(summary.effective_version.to_string(), "2020.3.48f1");
+    assert_eq!(summary.effective_version().to_string(), "2020.3.48f1");
     assert!(ws.warnings.iter().any(|w| w.contains("the version given")));
 }
 
@@ -188,7 +188,7 @@ fn a_stripped_file_alone_falls_back_to_the_default_named_in_the_warning() {
         &OpenOptions::default(),
     );
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(summary.effective_version.to_string(), "2022.3.0f1");
+    assert_eq!(summary.effective_version().to_string(), "2022.3.0f1");
     assert!(
         ws.warnings.iter().any(|w| w.contains("is stripped")
             && w.contains("2022.3.0f1, clipscope's default")

@@ -233,13 +233,11 @@ impl Builder {
         let externals = std::mem::take(&mut file.summary.externals);
         file.summary.externals = self.shared.externals(externals);
         let summary = &mut file.summary;
-        let written = std::mem::replace(&mut summary.unity_version, "".into());
-        let used = Arc::clone(&summary.effective_version);
-        (summary.unity_version, summary.effective_version) = self.shared.versions(written, used);
+        summary.version = self.shared.version(Arc::clone(&summary.version));
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
             source: Arc::clone(path),
-            inner: file.inner,
+            inner: file.inner.into_boxed_str(),
             kind: file.kind,
             summary: Some(file.summary),
         });
@@ -400,7 +398,7 @@ impl Builder {
         let f = self.ws.files.len();
         self.ws.files.push(LoadedFile {
             source: Arc::clone(path),
-            inner: String::new(),
+            inner: Box::default(),
             kind: ContainerKind::Yaml,
             summary: None,
         });

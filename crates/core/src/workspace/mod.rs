@@ -190,38 +190,60 @@ impl Added<'_> {
     }
 }
 
-/// The facts of a serialized file that outlive its bytes.
+/// The facts of a serialized file that outlive its bytes. A whole game has tens of
+/// thousands of files, so what they repeat is held once and the rest is packed: 40 bytes a
+/// file, where the written and used versions held apart and a `usize` count took 64.
 #[derive(Clone, Debug)]
 pub struct FileSummary {
     /// Serialized format version (9 to 22).
     pub format: u32,
-    /// Unity version as written (may be "0.0.0" when stripped). Held once for every file
-    /// that writes the same (a game's files all do), as is `effective_version`.
-    pub unity_version: Arc<str>,
-    /// The version used for layouts and embedded type trees.
-    pub effective_version: Arc<crate::version::UnityVersion>,
-    /// Set when the written version was unusable and `effective_version` is assumed.
-    pub version_assumed: bool,
+    /// Number of objects in the file (a file's object table cannot list more than its bytes
+    /// hold, so this saturates only past 80 GB).
+    pub objects: u32,
     /// Build target; -2 for editor files.
     pub target_platform: i32,
-    /// Number of objects in the file.
-    pub objects: usize,
+    /// Set when the written version was unusable and the used one is assumed.
+    pub version_assumed: bool,
+    /// The Unity version as written and as used, held once for every file that writes the
+    /// same (a game's files all do).
+    pub version: Arc<FileVersion>,
     /// The files its references point into: one list for every file that names the same
     /// files, as a game's bundles that depend on the same bundles do.
     pub externals: Arc<[External]>,
+}
+
+/// A serialized file's Unity version as written and as used.
+#[derive(Debug, PartialEq)]
+pub struct FileVersion {
+    /// As written (may be "0.0.0" when stripped).
+    pub written: Box<str>,
+    /// The version used for layouts and embedded type trees.
+    pub used: crate::version::UnityVersion,
 }
 
 impl FileSummary {
     fn of(file: &SerializedFile) -> FileSummary {
         FileSummary {
             format: file.format,
-            unity_version: file.unity_version.as_str().into(),
-            effective_version: Arc::new(file.effective_version.clone()),
-            version_assumed: file.version_assumed,
+            objects: u32::try_from(file.objects.len()).unwrap_or(u32::MAX),
             target_platform: file.target_platform,
-            objects: file.objects.len(),
+            version_assumed: file.version_assumed,
+            version: Arc::new(FileVersion {
+                written: file.unity_version.as_str().into(),
+                used: file.effective_version.clone(),
+            }),
             externals: file.externals.as_slice().into(),
         }
+    }
+
+    /// The Unity version as written (may be "0.0.0" when stripped).
+    pub fn unity_version(&self) -> &str {
+        &self.version.written
+    }
+
+    /// The Unity version used for layouts and embedded type trees.
+    pub fn effective_version(&self) -> &crate::version::UnityVersion {
+        &self.version.used
     }
 }
 
@@ -232,7 +254,7 @@ pub struct LoadedFile {
     /// tens of thousands).
     pub source: Arc<Path>,
     /// Name inside its container (empty for a bare serialized file).
-    pub inner: String,
+    pub inner: Box<str>,
     pub kind: ContainerKind,
     /// The serialized file's facts; `None` for text-serialized (YAML) files.
     pub summary: Option<FileSummary>,
@@ -305,8 +327,9 @@ pub struct ControllerEntry {
     /// its base's with its clips replaced.
     pub model: Result<crate::animator::Controller, String>,
     /// For an override controller (class 221) whose base is loaded: the base and the
-    /// replaced clips.
-    pub overrides: Option<Overrides>,
+    /// replaced clips (boxed: most controllers are not overrides, and a whole game's
+    /// entries then take 8 bytes for it, not 40).
+    pub overrides: Option<Box<Overrides>>,
 }
 
 /// What an override controller replaces in its base controller.
@@ -663,5 +686,18 @@ fn collect_files(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) {
             Ok(t) if t.is_file() => out.push(path),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    /// A whole game has tens of thousands of serialized files: each is held in 80 bytes
+    /// (its summary in 40), where the written and used versions held apart, a `String` name
+    /// and a `usize` count took 112.
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn a_file_is_held_compactly() {
+        assert_eq!(std::mem::size_of::<super::FileSummary>(), 40);
+        assert_eq!(std::mem::size_of::<super::LoadedFile>(), 80);
     }
 }

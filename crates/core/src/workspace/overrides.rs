@@ -139,7 +139,7 @@ impl Builder {
         let base = self.ws.controllers[base].at;
         let entry = &mut self.ws.controllers[o.index];
         entry.model = Ok(model);
-        entry.overrides = Some(Overrides { base, pairs });
+        entry.overrides = Some(Box::new(Overrides { base, pairs }));
         true
     }
 

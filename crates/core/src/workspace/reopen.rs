@@ -172,7 +172,7 @@ impl Workspace {
         if let Some(spill) = &options.spill {
             let inners: BTreeSet<&str> = wanted
                 .iter()
-                .map(|at| self.files[at.file].inner.as_str())
+                .map(|at| &*self.files[at.file].inner)
                 .collect();
             let kept: Option<Vec<_>> = inners
                 .into_iter()
@@ -215,7 +215,7 @@ impl Workspace {
         let mut out: Vec<Option<Result<ClipData, Error>>> = wanted.iter().map(|_| None).collect();
         for (name, bytes, revision) in inners {
             let here: Vec<usize> = (0..wanted.len())
-                .filter(|&i| self.files[wanted[i].file].inner == name)
+                .filter(|&i| *self.files[wanted[i].file].inner == *name)
                 .collect();
             if here.is_empty() {
                 continue;

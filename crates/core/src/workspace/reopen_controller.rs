@@ -138,7 +138,7 @@ impl Workspace {
                 let inner = opened
                     .files
                     .into_iter()
-                    .find(|i| i.name == f.inner)
+                    .find(|i| *i.name == *f.inner)
                     .ok_or("its inner file is gone")?;
                 (inner.bytes, opened.unity_revision)
             }

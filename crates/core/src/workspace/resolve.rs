@@ -250,7 +250,7 @@ impl Workspace {
         self.with_file_names(|names| {
             names
                 .beside(&name, folder)
-                .find(|&f| *self.files[f].source == *source && self.files[f].inner == inner)
+                .find(|&f| *self.files[f].source == *source && *self.files[f].inner == *inner)
         })
     }
 
@@ -281,7 +281,7 @@ fn own_name(f: &LoadedFile) -> std::borrow::Cow<'_, str> {
             .map(|n| n.to_string_lossy())
             .unwrap_or_default()
     } else {
-        std::borrow::Cow::Borrowed(f.inner.as_str())
+        std::borrow::Cow::Borrowed(&*f.inner)
     }
 }
 

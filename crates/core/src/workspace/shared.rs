@@ -6,20 +6,16 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::PathNames;
+use super::{FileVersion, PathNames};
 use crate::avatar::AvatarData;
 use crate::behaviour::ScriptData;
 use crate::humanoid::HumanoidRig;
 use crate::material::PropertyNames;
 use crate::rig::Skeleton;
 use crate::serialized::External;
-use crate::version::UnityVersion;
 
 /// A serialized file's list of external files, as a workspace keeps it.
 type Externals = Arc<[External]>;
-
-/// A Unity version as written and as used, as a workspace keeps it.
-type Versions = (Arc<str>, Arc<UnityVersion>);
 
 /// The shared copies met so far, found by a cheap key and confirmed equal in full.
 #[derive(Default)]
@@ -31,8 +27,8 @@ pub(super) struct Shared {
     properties: HashMap<(usize, Option<String>), Vec<Arc<PropertyNames>>>,
     /// Lists of the files that files' references point into, by length and last name.
     externals: HashMap<(usize, Option<String>), Vec<Externals>>,
-    /// Unity versions as written and as used, by the written text and the used one's.
-    versions: HashMap<(Arc<str>, String), Versions>,
+    /// Unity versions as written and as used.
+    versions: Vec<Arc<FileVersion>>,
     /// MonoScripts (every bundle whose behaviours run a script holds its own copy).
     scripts: HashMap<String, Vec<Arc<ScriptData>>>,
     /// Humanoid rigs by the addresses of the shared avatar and skeleton they bind (both
@@ -91,10 +87,10 @@ impl Shared {
         share(self.externals.entry(key).or_default(), list)
     }
 
-    /// One copy of each Unity version (as written, as used): a game's files repeat one.
-    pub fn versions(&mut self, written: Arc<str>, used: Arc<UnityVersion>) -> Versions {
-        let key = (Arc::clone(&written), used.to_string());
-        self.versions.entry(key).or_insert((written, used)).clone()
+    /// One copy of each Unity version (as written, as used): a game's files repeat one,
+    /// and a folder holds a few at most.
+    pub fn version(&mut self, version: Arc<FileVersion>) -> Arc<FileVersion> {
+        share(&mut self.versions, version)
     }
 
     /// One copy of each equal MonoScript.

@@ -123,19 +123,22 @@ mod tests {
     use crate::mesh::renderer::SpriteData;
     use crate::serialized::External;
     use crate::unity::{Int, PPtr};
-    use crate::workspace::{ClipEntry, FileSummary, LoadedFile, OpenOptions, SpriteEntry};
+    use crate::workspace::SpriteEntry;
+    use crate::workspace::{ClipEntry, FileSummary, FileVersion, LoadedFile, OpenOptions};
     use crate::workspace::{TextureEntry, Workspace};
 
     /// A serialized file `game/NAME` whose references point into `externals`.
     fn file(name: &str, externals: &[&str]) -> LoadedFile {
         LoadedFile {
             source: Path::new("game").join(name).into(),
-            inner: String::new(),
+            inner: Box::default(),
             kind: ContainerKind::Serialized,
             summary: Some(FileSummary {
                 format: 22,
-                unity_version: "2022.3.0f1".into(),
-                effective_version: std::sync::Arc::new("2022.3.0f1".parse().unwrap()),
+                version: std::sync::Arc::new(FileVersion {
+                    written: "2022.3.0f1".into(),
+                    used: "2022.3.0f1".parse().unwrap(),
+                }),
                 version_assumed: false,
                 target_platform: 19,
                 objects: 1,

@@ -260,7 +260,7 @@ pub fn write_anim_of(
             .files
             .get(at.file)
             .and_then(|f| f.summary.as_ref())
-            .map(|s| &*s.effective_version);
+            .map(|s| s.effective_version());
         Layout::version_for(source)
     });
     let layout = Layout::of(&version);

@@ -344,7 +344,7 @@ fn stripped_versions_are_assumed_with_a_warning_and_can_be_overridden() {
             .summary
             .as_ref()
             .unwrap()
-            .effective_version
+            .effective_version()
             .to_string(),
         "2020.3.34f1"
     );

@@ -280,7 +280,7 @@ fn a_character_copied_into_several_files_is_held_once() {
         // The other file's version, as written and as used, is the copies' own.
         let version = |f: &clipscope_core::workspace::LoadedFile| {
             let s = f.summary.as_ref().unwrap();
-            (s.unity_version.clone(), s.effective_version.clone())
+            Arc::clone(&s.version)
         };
         let (first, mannequin) = (
             ws.files
@@ -293,7 +293,7 @@ fn a_character_copied_into_several_files_is_held_once() {
                 .unwrap(),
         );
         let (a, b) = (version(first), version(mannequin));
-        assert_eq!(Arc::ptr_eq(&a.0, &b.0), a.0 == b.0, "{detail:?}");
+        assert_eq!(Arc::ptr_eq(&a, &b), a == b, "{detail:?}");
         let copied: Vec<_> = ws
             .files
             .iter()
@@ -309,8 +309,7 @@ fn a_character_copied_into_several_files_is_held_once() {
             assert!(!a.externals.is_empty(), "{detail:?}: {}", f.inner);
             assert!(Arc::ptr_eq(&a.externals, &b.externals), "{detail:?}");
             // And the Unity version they all write, held once.
-            assert!(Arc::ptr_eq(&a.unity_version, &b.unity_version));
-            assert!(Arc::ptr_eq(&a.effective_version, &b.effective_version));
+            assert!(Arc::ptr_eq(&a.version, &b.version));
         }
         // Each copy's materials and scripts hold one shared list of property names and one
         // shared script.
