@@ -6,8 +6,8 @@ use std::hash::Hasher;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::merge::BinaryLinks;
 use super::merge::Builder;
-use super::objects::RigDraft;
 use super::{LoadedFile, ObjectRef, PathNames, Workspace};
 use crate::animator::model::{ClipSource, ResolvedClip};
 use crate::humanoid::{HumanoidRig, RigError};
@@ -21,10 +21,11 @@ impl Builder {
     pub(super) fn finish_binary_rig(
         &mut self,
         index: usize,
-        draft: RigDraft,
+        draft: BinaryLinks,
         clips: &HashSet<ObjectRef>,
     ) {
         let from = self.ws.rigs[index].at.file;
+        let component = self.ws.rigs[index].component;
         let avatar = self
             .ws
             .resolve(from, draft.avatar)
@@ -33,7 +34,7 @@ impl Builder {
             .and_then(|at| self.ws.avatar(at))
             .map(|a| PathNames::clone(&a.tos))
             .unwrap_or_default();
-        let skeleton = match draft.component {
+        let skeleton = match component {
             RigComponent::Animator => draft
                 .skeleton
                 .filter(|s| s.joints.len() > 1 || tos.is_empty())
@@ -44,7 +45,7 @@ impl Builder {
                 .skeleton
                 .unwrap_or_else(|| Arc::new(Skeleton { joints: Vec::new() })),
         };
-        let (found, unresolved) = if draft.component == RigComponent::Animation {
+        let (found, unresolved) = if component == RigComponent::Animation {
             let found = self.resolve_list(from, &draft.clips, clips);
             let missing = found.iter().filter(|r| r.is_none()).count();
             (found.into_iter().flatten().collect(), missing)
@@ -66,6 +67,7 @@ impl Builder {
         };
         let renderers: Vec<_> = draft
             .renderers
+            .into_vec()
             .into_iter()
             .map(|r| self.renderer(from, r, &skeleton))
             .collect();
