@@ -104,7 +104,7 @@ fn value(clip: &ClipData, path: u32, attribute: u32, component: u8, t: f32) -> f
 fn a_china_release_is_read_with_its_own_2020_3_layouts() {
     let ws = open("china.assets", fixture(CHINA), &OpenOptions::default());
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(&*summary.unity_version(), CHINA);
+    assert_eq!(summary.unity_version(), CHINA);
     assert_eq!(summary.effective_version().to_string(), CHINA);
     assert_eq!(
         summary.effective_version().layouts().version_tuple(),
@@ -153,7 +153,7 @@ fn a_file_with_no_version_takes_the_container_header_s_and_says_so() {
     );
     let ws = open("china.bundle", archive.clone(), &OpenOptions::default());
     let summary = ws.files[0].summary.as_ref().unwrap();
-    assert_eq!(&*summary.unity_version(), "not a version");
+    assert_eq!(summary.unity_version(), "not a version");
     assert_eq!(summary.effective_version().to_string(), CHINA);
     assert!(summary.version_assumed);
     let warning = ws

@@ -133,7 +133,7 @@ fn file_json(f: &LoadedFile) -> Value {
         "file": f.location(), "container": f.kind.name(),
         "format": f.summary.as_ref().map(|s| s.format),
         "unity_version": f.summary.as_ref().map(|s| s.effective_version().to_string()),
-        "unity_version_written": f.summary.as_ref().map(|s| &*s.unity_version()),
+        "unity_version_written": f.summary.as_ref().map(|s| s.unity_version()),
         "version_assumed": f.summary.as_ref().map(|s| s.version_assumed),
         "objects": f.summary.as_ref().map(|s| s.objects),
     })
