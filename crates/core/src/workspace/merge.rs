@@ -2,11 +2,11 @@
 //! files resolved (controllers to clips, rigs to avatars, controllers and clips, text files'
 //! links by guid).
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Arc;
 
 use super::extract::{Extracted, SerializedIndex};
+use super::known::Known;
 use super::objects::{ClipFound, Found, RigDraft};
 use super::room;
 use super::scene::SpriteEntry;
@@ -98,7 +98,7 @@ pub(super) struct Builder {
     no_skeleton: Arc<Skeleton>,
     /// Every loaded clip (shared with [`Builder::finish`]'s own) and controller, which text
     /// files' links may name: the clips are not copied (a whole game has tens of thousands).
-    pub(super) known: (Arc<HashSet<ObjectRef>>, HashSet<ObjectRef>),
+    pub(super) known: (Arc<Known>, Known),
     /// Identical avatars, path tables, skeletons and humanoid rigs, held once.
     pub(super) shared: super::shared::Shared,
     /// How much of each file is kept.
@@ -144,8 +144,8 @@ impl Builder {
     pub fn finish(mut self) -> Workspace {
         // Those the workspace keeps and those it let go of (`let_go_of_clips`).
         let kept = self.ws.clips.iter().map(|c| c.at);
-        let clips: Arc<HashSet<ObjectRef>> = Arc::new(kept.chain(self.ws.let_go.refs()).collect());
-        let controllers = self.ws.controllers.iter().map(|c| c.at).collect();
+        let clips = Arc::new(Known::of(kept.chain(self.ws.let_go.refs())));
+        let controllers = Known::of(self.ws.controllers.iter().map(|c| c.at));
         self.known = (Arc::clone(&clips), controllers);
         let controllers = std::mem::take(&mut self.controllers);
         for (index, links) in controllers.into_iter().enumerate() {

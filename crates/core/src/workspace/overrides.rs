@@ -4,8 +4,9 @@
 //! that plays an overridden original clip playing the override instead: its name, length,
 //! loop and cycle offset (so its states last as the override does, as in Unity).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
+use super::known::Known;
 use super::merge::Builder;
 use super::{ObjectRef, Overrides, PPtr};
 use crate::animator::model::ClipSource;
@@ -50,7 +51,7 @@ impl Builder {
     /// Gives every override controller its base's model with its clips replaced; one whose
     /// base is not loaded, not decoded or an override chain that loops keeps an error that
     /// says so. `clips`: every loaded clip, kept or let go of.
-    pub(super) fn resolve_overrides(&mut self, clips: &HashSet<ObjectRef>) {
+    pub(super) fn resolve_overrides(&mut self, clips: &Known) {
         let mut pending = std::mem::take(&mut self.overrides);
         // An override of an override waits for its base: at most MAX_DEPTH rounds.
         for _ in 0..MAX_DEPTH {
@@ -77,12 +78,7 @@ impl Builder {
 
     /// Resolves one override controller unless its base is among `waiting` (itself an
     /// override not resolved yet). True when it is done (resolved, or failed for good).
-    fn resolve_override(
-        &mut self,
-        o: &OverrideLinks,
-        waiting: &[usize],
-        clips: &HashSet<ObjectRef>,
-    ) -> bool {
+    fn resolve_override(&mut self, o: &OverrideLinks, waiting: &[usize], clips: &Known) -> bool {
         let from = self.ws.controllers[o.index].at.file;
         let Some(base) = self.base_index(from, o.base.as_ref()) else {
             return false;

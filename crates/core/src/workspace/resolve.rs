@@ -1,11 +1,11 @@
 //! References between objects resolved once every file is in: controllers' clip lists,
 //! rigs' avatars, controllers and clips, text files' links by guid.
 
-use std::collections::HashSet;
 use std::hash::Hasher;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::known::Known;
 use super::merge::BinaryLinks;
 use super::merge::Builder;
 use super::{LoadedFile, ObjectRef, PathNames, Workspace};
@@ -18,46 +18,41 @@ use crate::yaml::AssetLink;
 impl Builder {
     /// An Animator's avatar (its `m_TOS` names paths), skeleton and clips; an Animation
     /// component's clip list.
-    pub(super) fn finish_binary_rig(
-        &mut self,
-        index: usize,
-        draft: BinaryLinks,
-        clips: &HashSet<ObjectRef>,
-    ) {
+    pub(super) fn finish_binary_rig(&mut self, index: usize, links: BinaryLinks, clips: &Known) {
         let from = self.ws.rigs[index].at.file;
         let component = self.ws.rigs[index].component;
         let avatar = self
             .ws
-            .resolve(from, draft.avatar)
+            .resolve(from, links.avatar)
             .filter(|at| self.ws.avatar(*at).is_some());
         let tos = avatar
             .and_then(|at| self.ws.avatar(at))
             .map(|a| PathNames::clone(&a.tos))
             .unwrap_or_default();
         let skeleton = match component {
-            RigComponent::Animator => draft
+            RigComponent::Animator => links
                 .skeleton
                 .filter(|s| s.joints.len() > 1 || tos.is_empty())
                 .unwrap_or_else(|| {
                     Arc::new(Skeleton::from_paths(tos.values().map(String::as_str)))
                 }),
-            RigComponent::Animation => draft
+            RigComponent::Animation => links
                 .skeleton
                 .unwrap_or_else(|| Arc::new(Skeleton { joints: Vec::new() })),
         };
         let (found, unresolved) = if component == RigComponent::Animation {
-            let found = self.resolve_list(from, &draft.clips, clips);
+            let found = self.resolve_list(from, &links.clips, clips);
             let missing = found.iter().filter(|r| r.is_none()).count();
             (found.into_iter().flatten().collect(), missing)
         } else {
             let controller = self
                 .ws
-                .resolve(from, draft.controller)
+                .resolve(from, links.controller)
                 .and_then(|at| super::index_at(&self.ws.controllers, at, |c| c.at));
             self.ws.rigs[index].controller = controller;
             match controller.map(|c| &self.ws.controllers[c]) {
                 Some(c) => (c.clips.clone(), c.unresolved_clips),
-                None => (Vec::new(), usize::from(!draft.controller.is_null())),
+                None => (Vec::new(), usize::from(!links.controller.is_null())),
             }
         };
         let skeleton = self.shared.skeleton(skeleton);
@@ -65,7 +60,7 @@ impl Builder {
             Ok(bound) => (bound, None),
             Err(e) => (None, Some(e)),
         };
-        let renderers: Vec<_> = draft
+        let renderers: Vec<_> = links
             .renderers
             .into_vec()
             .into_iter()
@@ -130,7 +125,7 @@ impl Builder {
         index: usize,
         list: &[AssetLink],
         controller: Option<&AssetLink>,
-        clips: &HashSet<ObjectRef>,
+        clips: &Known,
     ) {
         let from = self.ws.rigs[index].at.file;
         let mut found = self.resolve_links(from, list, clips);
@@ -153,7 +148,7 @@ impl Builder {
         &self,
         from: usize,
         list: &[PPtr],
-        clips: &HashSet<ObjectRef>,
+        clips: &Known,
     ) -> Vec<Option<ObjectRef>> {
         list.iter()
             .filter(|p| !p.is_null())
@@ -165,7 +160,7 @@ impl Builder {
         &self,
         from: usize,
         list: &[AssetLink],
-        clips: &HashSet<ObjectRef>,
+        clips: &Known,
     ) -> Vec<Option<ObjectRef>> {
         list.iter()
             .map(|l| self.resolve_link(from, l).filter(|at| clips.contains(at)))

@@ -27,8 +27,8 @@ pub(super) struct Shared {
     properties: HashMap<(usize, Option<String>), Vec<Arc<PropertyNames>>>,
     /// Lists of the files that files' references point into, by length and last name.
     externals: HashMap<(usize, Option<String>), Vec<Externals>>,
-    /// Unity versions as written and as used.
-    versions: Vec<Arc<FileVersion>>,
+    /// Unity versions as written and as used, by the written text.
+    versions: HashMap<Box<str>, Vec<Arc<FileVersion>>>,
     /// MonoScripts (every bundle whose behaviours run a script holds its own copy).
     scripts: HashMap<String, Vec<Arc<ScriptData>>>,
     /// Humanoid rigs by the addresses of the shared avatar and skeleton they bind (both
@@ -87,10 +87,16 @@ impl Shared {
         share(self.externals.entry(key).or_default(), list)
     }
 
-    /// One copy of each Unity version (as written, as used): a game's files repeat one,
-    /// and a folder holds a few at most.
+    /// One copy of each Unity version (as written, as used): a game's files repeat one.
     pub fn version(&mut self, version: Arc<FileVersion>) -> Arc<FileVersion> {
-        share(&mut self.versions, version)
+        match self.versions.get_mut(&*version.written) {
+            Some(bucket) => share(bucket, version),
+            None => {
+                let written = version.written.clone();
+                self.versions.insert(written, vec![Arc::clone(&version)]);
+                version
+            }
+        }
     }
 
     /// One copy of each equal MonoScript.
