@@ -62,7 +62,6 @@ impl Builder {
         };
         let renderers: Vec<_> = links
             .renderers
-            .into_vec()
             .into_iter()
             .map(|r| self.renderer(from, r, &skeleton))
             .collect();
