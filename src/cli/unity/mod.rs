@@ -13,7 +13,7 @@ use anyhow::{Context, Result};
 use clipscope_core::Detail;
 use clipscope_core::workspace::{Listed, ObjectRef, Spill, Workspace};
 use clipscope_core::yaml_write::file_name::safe_file_name;
-use clipscope_core::yaml_write::guid::write_with_meta;
+use clipscope_core::yaml_write::guid::{write_owned_with_meta, write_with_meta};
 use clipscope_core::yaml_write::{
     ANIM_FILE_ID, AnimText, Measure, NameBook, WriteOptions, write_anim_of,
 };
@@ -379,10 +379,10 @@ fn save(
     let AnimText {
         text, guid, report, ..
     } = anim;
-    let path = write_file(dir, stem, "anim", &text, &guid, ANIM_FILE_ID);
-    clipscope_core::yaml_write::recycle(text);
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let path = write_owned_with_meta(dir, stem, "anim", text, &guid, ANIM_FILE_ID)
+        .map_err(|e| e.to_string())?;
     let mut report = report;
-    let path = path?;
     report.written = Some(path.display().to_string());
     bar.suspend(|| {
         println!("{}", console_line(&report));

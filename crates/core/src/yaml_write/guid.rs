@@ -33,16 +33,46 @@ pub fn write_with_meta(
     guid: &str,
     main_file_id: i64,
 ) -> Result<std::path::PathBuf, crate::error::Error> {
-    let write = |path: std::path::PathBuf, text: &str| {
-        crate::output_file::write(&path, text.as_bytes())
-            .map(|()| path.clone())
-            .map_err(|source| crate::error::Error::Io { path, source })
+    let path = dir.join(format!("{stem}.{ext}"));
+    let written = crate::output_file::write(&path, text.as_bytes());
+    finish_with_meta(path, written, guid, main_file_id)
+}
+
+/// [`write_with_meta`] of a text the caller gives up: a large one is written straight from
+/// its buffer ([`crate::output_file::write_owned`]), and the buffer then goes back to this
+/// thread's next text ([`super::recycle`]).
+pub fn write_owned_with_meta(
+    dir: &std::path::Path,
+    stem: &str,
+    ext: &str,
+    text: String,
+    guid: &str,
+    main_file_id: i64,
+) -> Result<std::path::PathBuf, crate::error::Error> {
+    let path = dir.join(format!("{stem}.{ext}"));
+    let (written, spare) = crate::output_file::write_owned(&path, text.into_bytes());
+    // Emptied, so always text.
+    super::recycle(String::from_utf8(spare).unwrap_or_default());
+    finish_with_meta(path, written, guid, main_file_id)
+}
+
+/// The asset's path once its `.meta` is written beside it, or the error of either write.
+fn finish_with_meta(
+    path: std::path::PathBuf,
+    written: std::io::Result<()>,
+    guid: &str,
+    main_file_id: i64,
+) -> Result<std::path::PathBuf, crate::error::Error> {
+    let io = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| crate::error::Error::Io { path, source }
     };
-    let path = write(dir.join(format!("{stem}.{ext}")), text)?;
-    write(
-        dir.join(format!("{stem}.{ext}.meta")),
-        &meta_text(guid, main_file_id),
-    )?;
+    written.map_err(io(&path))?;
+    let mut meta = path.clone().into_os_string();
+    meta.push(".meta");
+    let meta = std::path::PathBuf::from(meta);
+    crate::output_file::write(&meta, meta_text(guid, main_file_id).as_bytes())
+        .map_err(io(&meta))?;
     Ok(path)
 }
 
