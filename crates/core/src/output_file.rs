@@ -39,17 +39,17 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// within the buffer to a block boundary, instead of being copied into another buffer.
 pub fn write_owned(path: &Path, mut bytes: Vec<u8>) -> (io::Result<()>, Vec<u8>) {
     #[cfg(target_os = "linux")]
-    if bytes.len() >= DIRECT_FROM {
-        if let Some(start) = direct::align(&mut bytes) {
-            let result = match direct::write_aligned(path, &bytes[start..]) {
-                Err(error) if error.raw_os_error() == Some(libc::EINVAL) => {
-                    std::fs::write(path, &bytes[start..])
-                }
-                done => done,
-            };
-            bytes.clear();
-            return (result, bytes);
-        }
+    if bytes.len() >= DIRECT_FROM
+        && let Some(start) = direct::align(&mut bytes)
+    {
+        let result = match direct::write_aligned(path, &bytes[start..]) {
+            Err(error) if error.raw_os_error() == Some(libc::EINVAL) => {
+                std::fs::write(path, &bytes[start..])
+            }
+            done => done,
+        };
+        bytes.clear();
+        return (result, bytes);
     }
     let result = std::fs::write(path, &bytes);
     bytes.clear();
