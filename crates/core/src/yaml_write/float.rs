@@ -57,12 +57,12 @@ pub(super) struct Spellings {
     slots: Vec<Spelled>,
 }
 
-/// One remembered spelling; `len` 0 is an empty slot.
+/// One remembered spelling; an empty text is an empty slot. The text is held as text, so
+/// that it is appended without checking its bytes again.
 #[derive(Clone, Copy, Default)]
 struct Spelled {
     bits: u32,
-    len: u8,
-    text: [u8; 27],
+    text: arrayvec::ArrayString<27>,
 }
 
 impl Spellings {
@@ -80,20 +80,15 @@ impl Spellings {
         }
         let bits = x.to_bits();
         let slot = &mut self.slots[(bits.wrapping_mul(0x9E37_79B1) >> 22) as usize];
-        if slot.len > 0 && slot.bits == bits {
-            // Only ASCII is stored.
-            out.push_str(std::str::from_utf8(&slot.text[..usize::from(slot.len)]).unwrap_or(""));
+        if !slot.text.is_empty() && slot.bits == bits {
+            out.push_str(&slot.text);
             return;
         }
         let start = out.len();
         push_f32(out, x);
-        let spelled = &out.as_bytes()[start..];
-        if let (Some(text), Ok(len)) = (
-            slot.text.get_mut(..spelled.len()),
-            u8::try_from(spelled.len()),
-        ) {
-            text.copy_from_slice(spelled);
-            (slot.bits, slot.len) = (bits, len);
+        // A spelling too long to hold (none is) is spelled again next time.
+        if let Ok(text) = arrayvec::ArrayString::from(&out[start..]) {
+            (slot.bits, slot.text) = (bits, text);
         }
     }
 }

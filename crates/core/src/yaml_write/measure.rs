@@ -157,6 +157,7 @@ fn compare(
     pptr: &[TextRef],
 ) -> Measured {
     let frames = frame_times(clip);
+    let mut times = Times::default();
     let mut worst = Measured::default();
     let mut index = 0;
     for g in &plan.groups {
@@ -170,8 +171,8 @@ fn compare(
                 index += 1;
                 continue;
             }
-            let times = sample_times(text_curve.keys.iter().map(|k| k.key.time), &frames, clip);
-            for t in times {
+            let keys = text_curve.keys.iter().map(|k| k.key.time);
+            for &t in times.of(keys, &frames, (clip.start, clip.stop)) {
                 let (error, beyond) = match written(index, t, object) {
                     Sampled::Object(got) => {
                         let want = pptr_at(pptr, built.sample(t));
@@ -235,21 +236,65 @@ fn frame_times(clip: &ClipData) -> Vec<f32> {
     (0..=n).map(|i| clip.start + i as f32 / rate).collect()
 }
 
-/// Key times, midpoints between consecutive ones, frames and midpoints between frames, and
-/// a second before and after the clip.
-fn sample_times(keys: impl Iterator<Item = f32>, frames: &[f32], clip: &ClipData) -> Vec<f32> {
-    let mut times: Vec<f32> = keys.filter(|t| t.is_finite()).collect();
-    times.extend_from_slice(frames);
-    times.sort_by(f32::total_cmp);
-    times.dedup();
-    let mids: Vec<f32> = times
-        .windows(2)
-        .map(|w| w[0] + (w[1] - w[0]) * 0.5)
-        .collect();
-    times.extend(mids);
-    times.push(clip.start - 1.0);
-    times.push(clip.stop + 1.0);
-    times
+/// Room for a curve's sample times, kept from one curve to the next.
+#[derive(Default)]
+struct Times {
+    keys: Vec<f32>,
+    all: Vec<f32>,
+}
+
+impl Times {
+    /// Key times, midpoints between consecutive ones, frames and midpoints between frames,
+    /// and a second before and after the clip (`start` to `stop`). `frames` are in order,
+    /// and so are a curve's keys (else they are sorted), so the two are merged, not sorted
+    /// together.
+    fn of(
+        &mut self,
+        keys: impl Iterator<Item = f32>,
+        frames: &[f32],
+        (start, stop): (f32, f32),
+    ) -> &[f32] {
+        let in_order = |t: &[f32]| t.is_sorted_by(|a, b| a.total_cmp(b).is_le());
+        self.keys.clear();
+        self.keys.extend(keys.filter(|t| t.is_finite()));
+        if !in_order(&self.keys) {
+            self.keys.sort_by(f32::total_cmp);
+        }
+        let all = &mut self.all;
+        all.clear();
+        if in_order(frames) {
+            merge(&self.keys, frames, all);
+        } else {
+            let mut frames = frames.to_vec();
+            frames.sort_by(f32::total_cmp);
+            merge(&self.keys, &frames, all);
+        }
+        all.dedup();
+        let distinct = all.len();
+        for i in 1..distinct {
+            let (a, b) = (all[i - 1], all[i]);
+            all.push(a + (b - a) * 0.5);
+        }
+        all.push(start - 1.0);
+        all.push(stop + 1.0);
+        all
+    }
+}
+
+/// Appends `a` and `b`, each in order, to `out` in order.
+fn merge(a: &[f32], b: &[f32], out: &mut Vec<f32>) {
+    let (mut i, mut j) = (0, 0);
+    while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
+        if y.total_cmp(x).is_lt() {
+            out.push(*y);
+            j += 1;
+        } else {
+            out.push(*x);
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }
 
 /// The written reference an object curve's value (a mapping index) names.
@@ -280,7 +325,55 @@ fn back_ref_at(back: &ClipData, guids: &[&str], value: f32) -> Option<(String, i
 
 #[cfg(test)]
 mod tests {
-    use super::identical;
+    use super::{Times, identical};
+
+    /// The merged times are those of sorting keys and frames together, whatever order the
+    /// keys come in: equal, interleaved, repeated, out of order, signed zeros, non-finite.
+    #[test]
+    fn merged_times_are_the_sorted_times() {
+        let sorted = |keys: &[f32], frames: &[f32]| {
+            let mut t: Vec<f32> = keys.iter().copied().filter(|t| t.is_finite()).collect();
+            t.extend_from_slice(frames);
+            t.sort_by(f32::total_cmp);
+            t.dedup();
+            let mids: Vec<f32> = t.windows(2).map(|w| w[0] + (w[1] - w[0]) * 0.5).collect();
+            t.extend(mids);
+            t.extend([-1.0, 2.0]);
+            t
+        };
+        let frames: Vec<f32> = (0..=30).map(|i| i as f32 / 30.0).collect();
+        let mut seed: u32 = 9;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            seed
+        };
+        let mut times = Times::default();
+        let cases: Vec<Vec<f32>> = vec![
+            vec![],
+            frames.clone(),
+            frames.iter().map(|f| f + 1.0 / 60.0).collect(),
+            vec![
+                0.5,
+                0.25,
+                0.5,
+                -0.0,
+                0.0,
+                f32::NAN,
+                f32::INFINITY,
+                2.0,
+                -1.0,
+            ],
+            (0..200)
+                .map(|_| (next() % 4000) as f32 / 1000.0 - 1.0)
+                .collect(),
+        ];
+        for keys in cases {
+            let want = sorted(&keys, &frames);
+            let got = times.of(keys.iter().copied(), &frames, (0.0, 1.0));
+            let bits = |t: &[f32]| t.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(got), bits(&want), "{keys:?}");
+        }
+    }
     use crate::curve::{Curve, CurveShape, Infinity, Key};
 
     /// Only the same bits are identical: a zero of the other sign, another weight or
