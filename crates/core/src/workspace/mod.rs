@@ -599,10 +599,11 @@ impl Workspace {
     }
 }
 
-/// Where the entry at `at` is in `items`, whose entries are numbered file by file as the
-/// files are added: found by halving to `at`'s file, then within it, so that resolving every
-/// reference of a whole game does not scan every entry each time. An entry out of that
-/// order is still found, by a scan.
+/// Where the entry at `at` is in `items`, whose entries are in the order of their files
+/// (each file's are added as it is merged, and files are numbered as they are added): found
+/// by halving to `at`'s file, then within it, so that resolving every reference of a whole
+/// game does not scan every entry each time. A reference to nothing loaded costs a halving
+/// too, not a scan of every entry (which made a game's missing references quadratic).
 pub(super) fn index_at<T>(
     items: &[T],
     at: ObjectRef,
@@ -614,7 +615,6 @@ pub(super) fn index_at<T>(
         .take_while(|x| key(x).file == at.file)
         .position(|x| key(x) == at)
         .map(|i| start + i)
-        .or_else(|| items.iter().position(|x| key(x) == at))
 }
 
 /// Makes room for `more` entries in `list`, growing it by an eighth rather than doubling it

@@ -694,3 +694,77 @@ fn a_list_keeps_renderers_without_their_bones() {
         "{skinned} skinned renderers with bones in the index"
     );
 }
+
+/// Every list of entries is in the order of its files, which lookups rely on (they halve to
+/// a file, then look within it): each entry is found by its own reference, at every detail,
+/// and a reference to nothing loaded is found nowhere.
+#[test]
+fn every_entry_is_found_by_its_reference_in_file_order() {
+    let Some(paths) = shared() else { return };
+    for detail in [
+        Detail::Full,
+        Detail::Index,
+        Detail::Clips,
+        Detail::Summary,
+        Detail::List,
+    ] {
+        let ws = open(&paths, detail);
+        let in_order = |refs: Vec<ObjectRef>, what: &str| {
+            assert!(
+                refs.is_sorted_by_key(|at| at.file),
+                "{detail:?}: {what} out of their files' order"
+            );
+            refs
+        };
+        let clips = in_order(ws.clips.iter().map(|c| c.at).collect(), "clips");
+        assert!(
+            clips
+                .iter()
+                .all(|&at| ws.clip(at).is_some_and(|c| c.at == at))
+        );
+        let all = ws.clip_refs();
+        assert!(all.len() >= 40, "{detail:?}: {} clips", all.len());
+        assert!(
+            all.iter()
+                .all(|&at| ws.has_clip(at) && ws.clip_name(at).is_some())
+        );
+        let refs = in_order(ws.avatars.iter().map(|a| a.at).collect(), "avatars");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.avatar(at).is_some_and(|a| a.at == at))
+        );
+        let refs = in_order(ws.meshes.iter().map(|m| m.at).collect(), "meshes");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.mesh(at).is_some_and(|m| m.at == at))
+        );
+        let refs = in_order(ws.textures.iter().map(|t| t.at).collect(), "textures");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.texture(at).is_some_and(|t| t.at == at))
+        );
+        let refs = in_order(ws.materials.iter().map(|m| m.at).collect(), "materials");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.material(at).is_some_and(|m| m.at == at))
+        );
+        let refs = in_order(ws.sprites.iter().map(|s| s.at).collect(), "sprites");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.sprite(at).is_some_and(|s| s.at == at))
+        );
+        let refs = in_order(ws.scripts.iter().map(|s| s.at).collect(), "scripts");
+        assert!(
+            refs.iter()
+                .all(|&at| ws.script(at).is_some_and(|s| s.at == at))
+        );
+        in_order(ws.controllers.iter().map(|c| c.at).collect(), "controllers");
+        for file in [0, ws.files.len() - 1] {
+            let nothing = ObjectRef {
+                file,
+                path_id: i64::MAX,
+            };
+            assert!(!ws.has_clip(nothing) && ws.avatar(nothing).is_none());
+        }
+    }
+}
