@@ -709,56 +709,38 @@ fn every_entry_is_found_by_its_reference_in_file_order() {
         Detail::List,
     ] {
         let ws = open(&paths, detail);
-        let in_order = |refs: Vec<ObjectRef>, what: &str| {
-            assert!(
-                refs.is_sorted_by_key(|at| at.file),
-                "{detail:?}: {what} out of their files' order"
-            );
-            refs
-        };
-        let clips = in_order(ws.clips.iter().map(|c| c.at).collect(), "clips");
-        assert!(
-            clips
-                .iter()
-                .all(|&at| ws.clip(at).is_some_and(|c| c.at == at))
-        );
+        // Each entry of `ws.$list`, in its files' order, is what `ws.$get` finds at its `at`.
+        macro_rules! found_by_reference {
+            ($list:ident, $get:ident) => {
+                let refs: Vec<ObjectRef> = ws.$list.iter().map(|e| e.at).collect();
+                let what = stringify!($list);
+                assert!(
+                    refs.is_sorted_by_key(|at| at.file),
+                    "{detail:?}: {what} out of their files' order"
+                );
+                for at in refs {
+                    assert!(
+                        ws.$get(at).is_some_and(|e| e.at == at),
+                        "{detail:?}: {what}"
+                    );
+                }
+            };
+        }
+        found_by_reference!(clips, clip);
+        found_by_reference!(avatars, avatar);
+        found_by_reference!(meshes, mesh);
+        found_by_reference!(textures, texture);
+        found_by_reference!(materials, material);
+        found_by_reference!(sprites, sprite);
+        found_by_reference!(scripts, script);
+        let controllers: Vec<ObjectRef> = ws.controllers.iter().map(|c| c.at).collect();
+        assert!(controllers.is_sorted_by_key(|at| at.file), "{detail:?}");
         let all = ws.clip_refs();
         assert!(all.len() >= 40, "{detail:?}: {} clips", all.len());
         assert!(
             all.iter()
                 .all(|&at| ws.has_clip(at) && ws.clip_name(at).is_some())
         );
-        let refs = in_order(ws.avatars.iter().map(|a| a.at).collect(), "avatars");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.avatar(at).is_some_and(|a| a.at == at))
-        );
-        let refs = in_order(ws.meshes.iter().map(|m| m.at).collect(), "meshes");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.mesh(at).is_some_and(|m| m.at == at))
-        );
-        let refs = in_order(ws.textures.iter().map(|t| t.at).collect(), "textures");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.texture(at).is_some_and(|t| t.at == at))
-        );
-        let refs = in_order(ws.materials.iter().map(|m| m.at).collect(), "materials");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.material(at).is_some_and(|m| m.at == at))
-        );
-        let refs = in_order(ws.sprites.iter().map(|s| s.at).collect(), "sprites");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.sprite(at).is_some_and(|s| s.at == at))
-        );
-        let refs = in_order(ws.scripts.iter().map(|s| s.at).collect(), "scripts");
-        assert!(
-            refs.iter()
-                .all(|&at| ws.script(at).is_some_and(|s| s.at == at))
-        );
-        in_order(ws.controllers.iter().map(|c| c.at).collect(), "controllers");
         for file in [0, ws.files.len() - 1] {
             let nothing = ObjectRef {
                 file,
