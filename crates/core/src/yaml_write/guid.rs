@@ -63,16 +63,13 @@ fn finish_with_meta(
     guid: &str,
     main_file_id: i64,
 ) -> Result<std::path::PathBuf, crate::error::Error> {
-    let io = |path: &std::path::Path| {
-        let path = path.to_path_buf();
-        move |source| crate::error::Error::Io { path, source }
-    };
-    written.map_err(io(&path))?;
+    let io = |path: std::path::PathBuf| move |source| crate::error::Error::Io { path, source };
+    written.map_err(io(path.clone()))?;
     let mut meta = path.clone().into_os_string();
     meta.push(".meta");
     let meta = std::path::PathBuf::from(meta);
     crate::output_file::write(&meta, meta_text(guid, main_file_id).as_bytes())
-        .map_err(io(&meta))?;
+        .map_err(io(meta.clone()))?;
     Ok(path)
 }
 

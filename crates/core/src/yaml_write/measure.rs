@@ -245,9 +245,9 @@ struct Times {
 
 impl Times {
     /// Key times, midpoints between consecutive ones, frames and midpoints between frames,
-    /// and a second before and after the clip (`start` to `stop`). `frames` are in order,
-    /// and so are a curve's keys (else they are sorted), so the two are merged, not sorted
-    /// together.
+    /// and a second before and after the clip (`start` to `stop`). `frames` are in order
+    /// ([`frame_times`]), and so are a curve's keys (else they are sorted), so the two are
+    /// merged, not sorted together.
     fn of(
         &mut self,
         keys: impl Iterator<Item = f32>,
@@ -262,13 +262,8 @@ impl Times {
         }
         let all = &mut self.all;
         all.clear();
-        if in_order(frames) {
-            merge(&self.keys, frames, all);
-        } else {
-            let mut frames = frames.to_vec();
-            frames.sort_by(f32::total_cmp);
-            merge(&self.keys, &frames, all);
-        }
+        // `frame_times` counts up from the clip's start (or gives it alone).
+        merge(&self.keys, frames, all);
         all.dedup();
         let distinct = all.len();
         for i in 1..distinct {
